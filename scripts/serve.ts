@@ -1,0 +1,122 @@
+/**
+ * Serves the production build (dist/) the way Netlify does: static files,
+ * netlify.toml redirects and headers, and the functions in functions/, through
+ * Netlify's own local emulation. Offline, no account needed.
+ *
+ *   node scripts/serve.ts            http://localhost:4321 (PORT overrides)
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { fileURLToPath } from 'node:url';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { NetlifyDev } from '@netlify/dev';
+import { RedirectsHandler } from '@netlify/redirects';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const port = Number(process.env.PORT ?? 4321);
+const host = process.env.HOST ?? 'localhost';
+
+const netlify = new NetlifyDev({
+  projectRoot,
+  // Nothing here may reach the network: no linked site, no remote environment, no edge runtime download.
+  edgeFunctions: { enabled: false },
+  environmentVariables: { enabled: false },
+  geolocation: { enabled: false },
+  images: { enabled: false },
+  aiGateway: { enabled: false },
+  database: { enabled: false },
+  server: { enabled: false },
+  blobs: { enabled: false },
+});
+await netlify.start();
+
+const publishDir = path.join(projectRoot, 'dist');
+// NetlifyDev serves the target of a rewrite with the target's own status; Netlify answers with
+// the rule's status (404 for the not-found rules). The same parser tells us a rule's status.
+const redirects = new RedirectsHandler({
+  configPath: path.join(projectRoot, 'netlify.toml'),
+  configRedirects: [],
+  jwtRoleClaim: '',
+  jwtSecret: '',
+  projectDir: projectRoot,
+  publicDir: publishDir,
+});
+
+/** Whether a path names a file of the build, the way Netlify resolves pretty URLs. */
+function isStaticFile(pathname: string): boolean {
+  const file = path.join(publishDir, decodeURIComponent(pathname));
+  if (!file.startsWith(publishDir)) return false;
+  const candidates = [file, path.join(file, 'index.html'), `${file}.html`];
+  return candidates.some((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+}
+
+function withStatus(response: Response, status: number): Response {
+  return new Response(response.body, { status, headers: response.headers });
+}
+
+async function route(request: Request): Promise<Response> {
+  const readRequest = new Request(request.url, { method: request.method, headers: request.headers });
+  const result = await netlify.handleAndIntrospect(request);
+  if (!result) {
+    // Netlify's own behaviour for a missing path: the site's 404.html, with status 404.
+    const notFound = await netlify.handle(new Request(new URL('/404.html', request.url), { headers: request.headers }));
+    return notFound ? withStatus(notFound, 404) : new Response('Not found', { status: 404 });
+  }
+  if (result.type === 'redirect' && result.response.status === 200 && !isStaticFile(new URL(request.url).pathname)) {
+    const rule = await redirects.match(readRequest);
+    if (rule && !rule.redirect && rule.statusCode >= 400) return withStatus(result.response, rule.statusCode);
+  }
+  return result.response;
+}
+
+function toRequest(req: IncomingMessage): Request {
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? `${host}:${port}`}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  return new Request(url, {
+    method: req.method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+async function send(res: ServerResponse, response: Response, method: string | undefined) {
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => {
+    if (name === 'set-cookie') return;
+    res.setHeader(name, value);
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  if (!response.body || method === 'HEAD') return res.end();
+  Readable.fromWeb(response.body as WebReadableStream).pipe(res);
+}
+
+const server = createServer(async (req, res) => {
+  try {
+    await send(res, await route(toRequest(req)), req.method);
+  } catch (error) {
+    console.error('serve: request failed', req.method, req.url, error);
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: 'Internal server error' }));
+  }
+});
+
+server.listen(port, host, () => {
+  console.log(`Serving the production build at http://${host}:${port}`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    server.close();
+    await netlify.stop();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * Queries over the content collections. Pages, feeds and the /api read content
+ * through these functions only, so they always agree.
+ */
+import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
+
+export type Sector = CollectionEntry<'sectors'>;
+export type MiniApp = CollectionEntry<'miniApps'>;
+export type Post = CollectionEntry<'blog'>;
+
+const byOrder = (a: { data: { order: number } }, b: { data: { order: number } }) => a.data.order - b.data.order;
+
+/** All sectors in display order. */
+export async function getSectors(): Promise<Sector[]> {
+  return (await getCollection('sectors')).sort(byOrder);
+}
+
+/** All mini-apps in display order. */
+export async function getMiniApps(): Promise<MiniApp[]> {
+  return (await getCollection('miniApps')).sort(byOrder);
+}
+
+/** Mini-apps that serve the given sector, in display order. */
+export async function getMiniAppsForSector(sectorId: string): Promise<MiniApp[]> {
+  return (await getMiniApps()).filter((app) => app.data.sectors.some((ref) => ref.id === sectorId));
+}
+
+/** The sectors a mini-app serves, in display order. */
+export async function getSectorsOfMiniApp(app: MiniApp): Promise<Sector[]> {
+  const ids = new Set(app.data.sectors.map((ref) => ref.id));
+  return (await getSectors()).filter((sector) => ids.has(sector.id));
+}
+
+/** Whether drafts are shown: in `astro dev` only. */
+const SHOW_DRAFTS = import.meta.env.DEV;
+
+/** Published posts, newest first; drafts are left out of production builds. */
+export async function getPublishedPosts(): Promise<Post[]> {
+  const posts = await getCollection('blog', ({ data }) => SHOW_DRAFTS || !data.draft);
+  return posts.sort((a, b) => b.data.publishedDate.getTime() - a.data.publishedDate.getTime() || a.id.localeCompare(b.id));
+}
+
+/** The privacy policy entry; its absence is a build error. */
+export async function getPrivacyPolicy(): Promise<CollectionEntry<'legal'>> {
+  const entry = await getEntry('legal', 'privacy-policy');
+  if (!entry) throw new Error('content/legal/privacy-policy.md is missing: the privacy policy page needs it.');
+  return entry;
+}

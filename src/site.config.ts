@@ -1,0 +1,80 @@
+/**
+ * The one configuration module: brand, URLs, navigation, contact details and embeds.
+ * Every value comes from a PUBLIC_* environment variable (see .env.example) with a
+ * placeholder default, so a fresh clone builds and runs with no configuration.
+ */
+
+type Env = Record<string, string | undefined>;
+
+/** An absolute http(s) URL, or undefined when the value is empty or not a URL. */
+function optionalUrl(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  try {
+    const url = new URL(trimmed);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function text(value: string | undefined, fallback: string): string {
+  return value?.trim() || fallback;
+}
+
+/** Reads the site configuration from an environment; exported for astro.config.mjs and tests. */
+export function readSiteConfig(env: Env) {
+  // On Netlify, URL is the site's main address; an explicit PUBLIC_SITE_URL wins.
+  const url = optionalUrl(env.PUBLIC_SITE_URL) ?? optionalUrl(env.URL) ?? 'http://localhost:4321/';
+  return {
+    /** Brand name shown in the header, titles and structured data. */
+    name: text(env.PUBLIC_BRAND_NAME, 'Loopwork'),
+    /** A short line that says what the firm does. */
+    tagline: text(env.PUBLIC_BRAND_TAGLINE, 'AI and no-code automation for small and medium businesses'),
+    /** Absolute origin of the production site, used for canonical links, the sitemap and feeds. */
+    url: url.replace(/\/$/, ''),
+    /** Where people can write to the firm. */
+    email: text(env.PUBLIC_CONTACT_EMAIL, 'hello@loopwork.example'),
+    /** Postal address, shown on the contact page and in structured data. */
+    address: {
+      street: text(env.PUBLIC_ADDRESS_STREET, '12 Canal Street, Suite 4'),
+      locality: text(env.PUBLIC_ADDRESS_LOCALITY, 'Manchester'),
+      postalCode: text(env.PUBLIC_ADDRESS_POSTAL_CODE, 'M1 3HE'),
+      country: text(env.PUBLIC_ADDRESS_COUNTRY, 'GB'),
+    },
+    /** The firm's LinkedIn page. */
+    linkedinUrl: optionalUrl(env.PUBLIC_LINKEDIN_URL) ?? 'https://www.linkedin.com/company/loopwork-automation',
+    /** An external contact form to embed (an iframe) in the contact modal, /contact and /zoho; unset means the site's own. */
+    contactFormUrl: optionalUrl(env.PUBLIC_CONTACT_FORM_URL),
+    /** A chat widget script, loaded once per page when the browser is idle; unset means none. */
+    chatWidgetUrl: optionalUrl(env.PUBLIC_CHAT_WIDGET_URL),
+    /** An analytics dashboard to embed on the admin page; unset means a note on how to set one. */
+    analyticsDashboardUrl: optionalUrl(env.PUBLIC_ANALYTICS_DASHBOARD_URL),
+    /** Promise made wherever people are invited to get in touch. */
+    replyPromise: 'We reply to every message within 24 hours.',
+  };
+}
+
+export type SiteConfig = ReturnType<typeof readSiteConfig>;
+
+// import.meta.env carries PUBLIC_* from .env files inside Astro; process.env covers
+// variables set by the shell or the host when this module is loaded outside Vite.
+const processEnv: Env = typeof process === 'undefined' ? {} : process.env;
+export const site: SiteConfig = readSiteConfig({ ...processEnv, ...(import.meta.env as Env | undefined) });
+
+/** The main navigation, in order. */
+export const NAV_LINKS = [
+  { href: '/', label: 'Home' },
+  { href: '/sectors', label: 'Sectors' },
+  { href: '/mini-apps', label: 'Mini-Apps' },
+  { href: '/zoho', label: 'Zoho Integration' },
+  { href: '/blog', label: 'Blog' },
+  { href: '/contact', label: 'Contact' },
+] as const;
+
+/** Footer resources column. */
+export const RESOURCE_LINKS = [
+  { href: '/mini-apps', label: 'Mini-Apps' },
+  { href: '/blog', label: 'Blog' },
+  { href: '/contact', label: 'Contact' },
+] as const;
