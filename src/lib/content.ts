@@ -15,9 +15,24 @@ export async function getSectors(): Promise<Sector[]> {
   return (await getCollection('sectors')).sort(byOrder);
 }
 
-/** All mini-apps in display order. */
+/**
+ * All mini-apps in display order. Astro only logs a reference to a missing sector,
+ * so this check turns it into a build error that names the file and the field.
+ */
 export async function getMiniApps(): Promise<MiniApp[]> {
-  return (await getCollection('miniApps')).sort(byOrder);
+  const [apps, sectors] = await Promise.all([getCollection('miniApps'), getCollection('sectors')]);
+  const sectorIds = new Set(sectors.map((sector) => sector.id));
+  for (const app of apps) {
+    app.data.sectors.forEach((ref, index) => {
+      if (!sectorIds.has(ref.id)) {
+        throw new Error(
+          `${app.filePath ?? `mini-app "${app.id}"`}: field sectors[${index}] refers to the sector "${ref.id}", which does not exist. ` +
+            `Use the file name (without extension) of an entry in content/sectors: ${[...sectorIds].join(', ')}.`,
+        );
+      }
+    });
+  }
+  return apps.sort(byOrder);
 }
 
 /** Mini-apps that serve the given sector, in display order. */

@@ -1,0 +1,60 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const dialogOf = (page: Page) => page.getByRole('dialog', { name: 'Contact Us / Request Demo' });
+
+const OPENERS = [
+  { page: '/', name: 'Contact Us' },
+  { page: '/', name: 'Get Started' },
+  { page: '/mini-apps', name: 'Request Demo of Glossary Builder' },
+  { page: '/mini-apps/client-service-chatbot', name: 'Request Demo' },
+  { page: '/sectors/restaurant', name: 'Schedule a Consultation' },
+];
+
+test.describe('contact dialog', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  for (const opener of OPENERS) {
+    test(`opens from "${opener.name}" on ${opener.page} and closes with Escape, returning focus`, async ({ page }) => {
+      await page.goto(opener.page);
+      const button = page.getByRole('button', { name: opener.name, exact: true }).first();
+      await button.click();
+      const dialog = dialogOf(page);
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByRole('heading', { name: 'Contact Us / Request Demo' })).toBeVisible();
+      await expect(dialog.getByText(/within 24 hours/).first()).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(button).toBeFocused();
+    });
+  }
+
+  test('the close button closes it and focus returns to the opener', async ({ page }) => {
+    await page.goto('/');
+    const opener = page.getByRole('main').getByRole('button', { name: 'Contact Us' });
+    await opener.click();
+    await dialogOf(page).getByRole('button', { name: 'Close' }).click();
+    await expect(dialogOf(page)).toBeHidden();
+    await expect(opener).toBeFocused();
+  });
+
+  test('keeps keyboard focus inside while open', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('main').getByRole('button', { name: 'Contact Us' }).click();
+    const dialog = dialogOf(page);
+    for (let step = 0; step < 8; step += 1) {
+      await page.keyboard.press('Tab');
+      const inside = await dialog.evaluate((element) => element.contains(document.activeElement) || document.activeElement === document.body);
+      expect(inside).toBe(true);
+    }
+  });
+
+  test('opened with the keyboard, it works without a mouse', async ({ page }) => {
+    await page.goto('/sectors/saas');
+    const opener = page.getByRole('button', { name: 'Schedule a Consultation' }).first();
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    await expect(dialogOf(page)).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(opener).toBeFocused();
+  });
+});

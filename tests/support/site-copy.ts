@@ -1,0 +1,47 @@
+/**
+ * A throw-away copy of the site in a temp folder, for tests that must change
+ * content and build it without touching the working tree.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const COPIED = ['astro.config.mjs', 'tsconfig.json', 'package.json', 'src', 'content', 'public'];
+
+export interface SiteCopy {
+  root: string;
+  /** Path of a file inside the copy. */
+  file: (...parts: string[]) => string;
+  /** Runs `astro build` in the copy; `output` holds stdout and stderr together. */
+  build: () => { status: number | null; output: string };
+  remove: () => void;
+}
+
+/** The environment of a production build: without what the test runner itself sets (DEV, MODE, VITEST…). */
+function buildEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { NODE_ENV: 'production', NO_COLOR: '1', FORCE_COLOR: '0' };
+  const runnerKeys = new Set(['DEV', 'PROD', 'MODE', 'SSR', 'BASE_URL', 'TEST', 'NODE_ENV']);
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!runnerKeys.has(key) && !key.startsWith('VITEST')) env[key] ??= value;
+  }
+  return env;
+}
+
+export function copySite(): SiteCopy {
+  const root = mkdtempSync(path.join(tmpdir(), 'site-copy-'));
+  for (const entry of COPIED) cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
+  symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  return {
+    root,
+    file: (...parts) => path.join(root, ...parts),
+    build: () => {
+      const astro = path.join(PROJECT_ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs');
+      const result = spawnSync(process.execPath, [astro, 'build'], { cwd: root, encoding: 'utf8', env: buildEnv() });
+      return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+    },
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+}

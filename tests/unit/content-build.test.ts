@@ -1,0 +1,65 @@
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, test } from 'vitest';
+import { copySite, type SiteCopy } from '../support/site-copy';
+
+let site: SiteCopy | undefined;
+afterEach(() => site?.remove());
+
+function edit(copy: SiteCopy, file: string, change: (text: string) => string) {
+  const full = copy.file(file);
+  const before = readFileSync(full, 'utf8');
+  const after = change(before);
+  expect(after, `the edit of ${file} changed nothing`).not.toBe(before);
+  writeFileSync(full, after);
+}
+
+describe('content validation at build time', () => {
+  test('a missing field fails the build, naming the file and the field', () => {
+    site = copySite();
+    edit(site, 'content/sectors/creative.md', (text) => text.replace(/^summary: .*$/m, ''));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/sectors/creative.md');
+    expect(output).toMatch(/summary/);
+  });
+
+  test('a reference to an unknown sector fails the build, naming the file and the field', () => {
+    site = copySite();
+    edit(site, 'content/mini-apps/glossary-builder.yaml', (text) => text.replace(/^sectors: \[property,/m, 'sectors: [properties,'));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/mini-apps/glossary-builder.yaml');
+    expect(output).toContain('sectors[0]');
+    expect(output).toContain('"properties"');
+  });
+
+  test('a blog post with a malformed date fails the build, naming the file and the field', () => {
+    site = copySite();
+    edit(site, 'content/blog/what-to-automate-first.md', (text) => text.replace(/^publishedDate: .*$/m, 'publishedDate: next tuesday'));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/blog/what-to-automate-first.md');
+    expect(output).toContain('publishedDate');
+  });
+});
+
+describe('blog publishing', () => {
+  test('drafts are left out of production builds', () => {
+    site = copySite();
+    edit(site, 'content/blog/what-to-automate-first.md', (text) => text.replace(/^---\n/, '---\ndraft: true\n'));
+    const { status, output } = site.build();
+    expect(status, output).toBe(0);
+    expect(readdirSync(site.file('dist/blog'))).not.toContain('what-to-automate-first');
+    expect(readFileSync(site.file('dist/blog/index.html'), 'utf8')).not.toContain('/blog/what-to-automate-first');
+    expect(readFileSync(site.file('dist/rss.xml'), 'utf8')).not.toContain('what-to-automate-first');
+    expect(readFileSync(site.file('dist/sitemap-0.xml'), 'utf8')).not.toContain('what-to-automate-first');
+  });
+
+  test('with no posts the blog shows its empty state', () => {
+    site = copySite();
+    for (const file of readdirSync(site.file('content/blog'))) rmSync(site.file('content/blog', file));
+    const { status, output } = site.build();
+    expect(status, output).toBe(0);
+    expect(readFileSync(site.file('dist/blog/index.html'), 'utf8')).toContain('No blog posts available yet. Please check back soon!');
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, test } from 'vitest';
+import { readSiteConfig } from '../../src/site.config';
+
+describe('readSiteConfig', () => {
+  test('works with no configuration at all', () => {
+    const site = readSiteConfig({});
+    expect(site.url).toBe('http://localhost:4321');
+    expect(site.name).toBeTruthy();
+    expect(site.email).toContain('@');
+    expect(site.contactFormUrl).toBeUndefined();
+    expect(site.chatWidgetUrl).toBeUndefined();
+    expect(site.analyticsDashboardUrl).toBeUndefined();
+    expect(site.replyPromise).toContain('24 hours');
+  });
+
+  test('takes every value from PUBLIC_* variables', () => {
+    const site = readSiteConfig({
+      PUBLIC_BRAND_NAME: 'Acme Flow',
+      PUBLIC_SITE_URL: 'https://acme.example/',
+      PUBLIC_CONTACT_EMAIL: 'team@acme.example',
+      PUBLIC_LINKEDIN_URL: 'https://www.linkedin.com/company/acme',
+      PUBLIC_CONTACT_FORM_URL: 'https://forms.example/acme',
+      PUBLIC_CHAT_WIDGET_URL: 'https://chat.example/widget.js',
+      PUBLIC_ANALYTICS_DASHBOARD_URL: 'https://stats.example/acme',
+    });
+    expect(site).toMatchObject({
+      name: 'Acme Flow',
+      url: 'https://acme.example',
+      email: 'team@acme.example',
+      linkedinUrl: 'https://www.linkedin.com/company/acme',
+      contactFormUrl: 'https://forms.example/acme',
+      chatWidgetUrl: 'https://chat.example/widget.js',
+      analyticsDashboardUrl: 'https://stats.example/acme',
+    });
+  });
+
+  test("falls back to Netlify's URL when PUBLIC_SITE_URL is unset", () => {
+    expect(readSiteConfig({ URL: 'https://loopwork.netlify.app' }).url).toBe('https://loopwork.netlify.app');
+  });
+
+  test.each(['javascript:alert(1)', 'not a url', '   ', 'ftp://files.example/x'])('ignores an embed URL that is not http(s): %s', (value) => {
+    const site = readSiteConfig({ PUBLIC_CHAT_WIDGET_URL: value, PUBLIC_CONTACT_FORM_URL: value });
+    expect(site.chatWidgetUrl).toBeUndefined();
+    expect(site.contactFormUrl).toBeUndefined();
+  });
+});
