@@ -15,6 +15,12 @@ import { NetlifyDev } from '@netlify/dev';
 import { RedirectsHandler } from '@netlify/redirects';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+// Local settings (Upstash, rate limit, admin) come from .env when there is one.
+try {
+  process.loadEnvFile(path.join(projectRoot, '.env'));
+} catch {
+  // No .env: the defaults apply (embedded store).
+}
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? 'localhost';
 
@@ -78,6 +84,9 @@ function toRequest(req: IncomingMessage): Request {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.set(name, value);
   }
+  // Like Netlify's edge, the client IP comes from the connection, never from what the client claims;
+  // the functions see it as context.ip.
+  headers.set('x-forwarded-for', req.socket.remoteAddress ?? '');
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   return new Request(url, {
     method: req.method,

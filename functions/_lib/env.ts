@@ -1,0 +1,43 @@
+/** The functions' environment, parsed once with zod: a wrong value is an error that names it. */
+import { z } from 'zod';
+
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+
+const EnvSchema = z
+  .object({
+    /** Upstash Redis REST endpoint and token; both or neither. */
+    UPSTASH_REDIS_REST_URL: optional(z.url({ protocol: /^https?$/ })),
+    UPSTASH_REDIS_REST_TOKEN: optional(z.string().min(1)),
+    /** Form submissions allowed per client IP and endpoint per minute. */
+    RATE_LIMIT_PER_MINUTE: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(10_000).default(10)),
+    /** How long a store call may take before the request answers 503. */
+    STORE_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(50).max(30_000).default(3000)),
+    /** Folder of the embedded local store; `.data` in the project by default. */
+    LOCAL_STORE_DIR: optional(z.string()),
+  })
+  .refine((env) => Boolean(env.UPSTASH_REDIS_REST_URL) === Boolean(env.UPSTASH_REDIS_REST_TOKEN), {
+    message: 'Set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',
+    path: ['UPSTASH_REDIS_REST_TOKEN'],
+  });
+
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: { source: NodeJS.ProcessEnv; env: Env } | undefined;
+
+/** The parsed environment; re-parsed only when process.env is replaced (tests do that). */
+export function getEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  if (cached?.source === source) return cached.env;
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Invalid environment for functions: ${problems}`);
+  }
+  cached = { source, env: result.data };
+  return result.data;
+}
+
+/** Forgets the parsed environment, so the next call reads process.env again. */
+export function resetEnv(): void {
+  cached = undefined;
+}

@@ -1,0 +1,80 @@
+/**
+ * The one pipeline every form endpoint runs: method and content checks → rate limit on the
+ * client IP → the shared schema → honeypot → store. Answers are JSON; failures never carry
+ * internal detail, and a store that fails or is slow answers 503 within seconds.
+ */
+import type { Context } from '@netlify/functions';
+import type { z } from 'zod';
+import { getEnv } from './env';
+import { errorResponse, HttpError, json, parseWith, readJsonBody, requireMethod } from './http';
+import { HONEYPOT_FIELD } from './schemas';
+import { getBackend } from './store';
+import { StoreUnavailableError, type Store } from './store-types';
+
+export interface FormEndpoint<S extends z.ZodType> {
+  /** Short name for logs, rate-limit keys and honeypot counts. */
+  name: string;
+  schema: S;
+  save: (store: Store, data: z.infer<S>, now: Date) => Promise<unknown>;
+}
+
+export const STORE_UNAVAILABLE = 'The service is temporarily unavailable. Please try again in a moment.';
+
+/** Runs a store call with a deadline; any failure becomes StoreUnavailableError. */
+export async function storeCall<T>(call: () => Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StoreUnavailableError(`store call exceeded ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([call(), deadline]);
+  } catch (error) {
+    throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError('store call failed', { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function describe(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
+  return [error instanceof Error ? error.message : 'unknown error', cause?.name].filter(Boolean).join(': ');
+}
+
+export function formHandler<S extends z.ZodType>(endpoint: FormEndpoint<S>) {
+  return async (req: Request, context: Context): Promise<Response> => {
+    try {
+      requireMethod(req, ['POST']);
+      const backend = getBackend(context);
+      if (!backend) {
+        console.error(`[${endpoint.name}] Storage is not configured: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN`);
+        return errorResponse(503, 'Storage is not configured');
+      }
+      const { STORE_TIMEOUT_MS: timeoutMs } = getEnv();
+      const body = await readJsonBody(req);
+
+      const limit = await storeCall(() => backend.limiter.limit(`${endpoint.name}:${context.ip || 'unknown'}`), timeoutMs);
+      if (!limit.success) {
+        const seconds = Math.max(1, Math.ceil((limit.reset - Date.now()) / 1000));
+        return errorResponse(429, `Too many submissions. Please try again in ${seconds} seconds.`, { headers: { 'Retry-After': String(seconds) } });
+      }
+
+      const data = parseWith(endpoint.schema, body);
+      const now = new Date();
+      if ((data as Record<string, unknown>)[HONEYPOT_FIELD]) {
+        // A bot filled the field people never see: it gets the ordinary answer, nothing is kept.
+        await storeCall(() => backend.store.recordHoneypot(endpoint.name, now), timeoutMs);
+        return json(201, { ok: true });
+      }
+      await storeCall(() => endpoint.save(backend.store, data, now), timeoutMs);
+      return json(201, { ok: true });
+    } catch (error) {
+      if (error instanceof HttpError) return error.response;
+      if (error instanceof StoreUnavailableError) {
+        console.error(`[${endpoint.name}] store unavailable: ${describe(error)}`);
+        return errorResponse(503, STORE_UNAVAILABLE, { headers: { 'Retry-After': '30' } });
+      }
+      console.error(`[${endpoint.name}] unexpected failure: ${describe(error)}`);
+      return errorResponse(500, 'Something went wrong on our side. Please try again.');
+    }
+  };
+}

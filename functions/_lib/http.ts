@@ -1,0 +1,95 @@
+/** Request checks and JSON responses shared by every function. */
+import type { z } from 'zod';
+import { LIMITS, type ApiErrorBody } from './schemas';
+
+/**
+ * netlify.toml headers reach static files only: function responses carry their own.
+ * The API answers JSON, so nothing in it may run, be framed or be sniffed as something else.
+ */
+export const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return Response.json(body, {
+    status,
+    headers: { 'Cache-Control': 'no-store', ...SECURITY_HEADERS, ...headers },
+  });
+}
+
+export function errorResponse(status: number, error: string, extra: Omit<ApiErrorBody, 'error'> & { headers?: Record<string, string> } = {}): Response {
+  const { headers, ...rest } = extra;
+  return json(status, { error, ...rest }, headers);
+}
+
+/** Thrown by the checks below; carries the response to send. */
+export class HttpError extends Error {
+  constructor(readonly response: Response) {
+    super(`HTTP ${response.status}`);
+  }
+}
+
+export function requireMethod(req: Request, allowed: readonly string[]): void {
+  if (!allowed.includes(req.method)) {
+    throw new HttpError(errorResponse(405, `Method ${req.method} is not allowed; use ${allowed.join(' or ')}`, { headers: { Allow: allowed.join(', ') } }));
+  }
+}
+
+function isJsonContentType(value: string | null): boolean {
+  const type = value?.split(';')[0]?.trim().toLowerCase();
+  return type === 'application/json' || Boolean(type?.endsWith('+json'));
+}
+
+/**
+ * Reads a JSON body of at most LIMITS.bodyBytes, counting bytes as they arrive so that a
+ * body with a false or missing Content-Length cannot make us buffer more.
+ */
+export async function readJsonBody(req: Request): Promise<unknown> {
+  if (!isJsonContentType(req.headers.get('content-type'))) {
+    throw new HttpError(errorResponse(415, 'Send the body as JSON with Content-Type: application/json'));
+  }
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (declared > LIMITS.bodyBytes) throw new HttpError(errorResponse(413, `The body is larger than ${LIMITS.bodyBytes} bytes`));
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > LIMITS.bodyBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new HttpError(errorResponse(413, `The body is larger than ${LIMITS.bodyBytes} bytes`));
+      }
+      chunks.push(value);
+    }
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  if (text.trim() === '') throw new HttpError(errorResponse(400, 'The body is empty; send a JSON object'));
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(errorResponse(400, 'The body is not valid JSON'));
+  }
+}
+
+/** Validates with a shared schema; invalid input answers 422 with a message per field. */
+export function parseWith<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(errorResponse(400, 'The body must be a JSON object'));
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const fields: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    const key = issue.path.join('.') || 'body';
+    fields[key] ??= issue.message;
+  }
+  throw new HttpError(errorResponse(422, 'Some fields are missing or invalid', { fields }));
+}

@@ -1,0 +1,136 @@
+/**
+ * The embedded store for local use: one JSON file in a git-ignored folder. Writes take a lock
+ * file (so several processes, or several bundles of the functions in one process, never
+ * interleave), re-read the file, apply the change and replace the file atomically by rename.
+ */
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { DailyCounts, Lead, LeadInput, Page, Store, SubscribeInput, Subscriber } from './store-types';
+
+interface Data {
+  subscribers: Record<string, Subscriber>;
+  leads: Lead[];
+  honeypot: Record<string, number>;
+}
+
+const emptyData = (): Data => ({ subscribers: {}, leads: [], honeypot: {} });
+
+/** A lock older than this was left by a process that died while holding it. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 10_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createFileStore(directory: string): Store {
+  const file = path.join(directory, 'store.json');
+  const lockFile = path.join(directory, 'store.lock');
+  // Writers in this module instance queue here first, so they do not poll the lock against each other.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function read(): Promise<Data> {
+    try {
+      return { ...emptyData(), ...(JSON.parse(await readFile(file, 'utf8')) as Partial<Data>) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyData();
+      throw error;
+    }
+  }
+
+  async function acquireLock(): Promise<void> {
+    await mkdir(directory, { recursive: true });
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const handle = await open(lockFile, 'wx');
+        await handle.close();
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const age = await stat(lockFile).then((info) => Date.now() - info.mtimeMs, () => 0);
+        if (age > STALE_LOCK_MS) await rm(lockFile, { force: true });
+        if (Date.now() > deadline) throw new Error(`Timed out waiting for ${lockFile}`);
+        await sleep(Math.min(2 + attempt, 25));
+      }
+    }
+  }
+
+  function update<T>(change: (data: Data) => T): Promise<T> {
+    const run = queue.then(async () => {
+      await acquireLock();
+      try {
+        const data = await read();
+        const result = change(data);
+        const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+        await writeFile(temporary, JSON.stringify(data));
+        await rename(temporary, file);
+        return result;
+      } finally {
+        await rm(lockFile, { force: true });
+      }
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  const newestFirst = <T extends { createdAt: string }>(records: T[]) => [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const pageOf = <T>(records: T[], { offset, limit }: Page) => records.slice(offset, offset + limit);
+
+  function countByDay(records: { createdAt: string; source: string }[], days: string[]): DailyCounts {
+    const wanted = new Set(days);
+    const counts: DailyCounts = {};
+    for (const record of records) {
+      const day = record.createdAt.slice(0, 10);
+      if (!wanted.has(day)) continue;
+      const row = (counts[day] ??= {});
+      row[record.source] = (row[record.source] ?? 0) + 1;
+    }
+    return counts;
+  }
+
+  return {
+    subscribe: (input: SubscribeInput, now: Date) =>
+      update((data) => {
+        const at = now.toISOString();
+        const existing = data.subscribers[input.email];
+        if (existing) {
+          existing.firstName = input.firstName;
+          if (input.lastName) existing.lastName = input.lastName;
+          existing.updatedAt = at;
+          if (!existing.sources.includes(input.source)) existing.sources.push(input.source);
+          return { subscriber: structuredClone(existing), created: false };
+        }
+        const { source, ...person } = input;
+        const subscriber: Subscriber = { ...person, sources: [source], createdAt: at, updatedAt: at };
+        if (subscriber.lastName === undefined) delete subscriber.lastName;
+        data.subscribers[input.email] = subscriber;
+        return { subscriber: structuredClone(subscriber), created: true };
+      }),
+
+    createLead: (input: LeadInput, now: Date) =>
+      update((data) => {
+        const lead: Lead = JSON.parse(JSON.stringify({ id: crypto.randomUUID(), ...input, createdAt: now.toISOString() })) as Lead;
+        data.leads.push(lead);
+        return lead;
+      }),
+
+    recordHoneypot: (endpoint: string) =>
+      update((data) => {
+        data.honeypot[endpoint] = (data.honeypot[endpoint] ?? 0) + 1;
+      }),
+
+    countSubscribers: async () => Object.keys((await read()).subscribers).length,
+    countLeads: async () => (await read()).leads.length,
+    listSubscribers: async (page) => pageOf(newestFirst(Object.values((await read()).subscribers)), page),
+    listLeads: async (page) => pageOf(newestFirst((await read()).leads), page),
+    getSubscriber: async (email) => (await read()).subscribers[email],
+
+    async dailyCounts(kind, days) {
+      const data = await read();
+      const records = kind === 'leads' ? data.leads : Object.values(data.subscribers).map((s) => ({ createdAt: s.createdAt, source: s.sources[0] ?? 'unknown' }));
+      return countByDay(records, days);
+    },
+
+    honeypotCounts: async () => (await read()).honeypot,
+  };
+}
+

@@ -1,0 +1,151 @@
+/**
+ * The store on Upstash Redis. Records are JSON strings (automatic deserialisation is off, so a
+ * name like "1234" or "null" stays a string); every write is one atomic round trip.
+ */
+import { Redis } from '@upstash/redis';
+import { dayOf, type DailyCounts, type Lead, type LeadInput, type Page, type Store, type SubscribeInput, type Subscriber } from './store-types';
+
+/** Every key the store uses, in one place. */
+export const KEYS = {
+  subscriber: (email: string) => `sub:${email}`,
+  subscribersByCreated: 'subs:by_created',
+  lead: (id: string) => `lead:${id}`,
+  leadsByCreated: 'leads:by_created',
+  daily: (kind: 'subscribers' | 'leads', day: string) => `stats:${kind}:${day}`,
+  honeypot: 'stats:honeypot',
+} as const;
+
+/** Per-day statistics are kept for two years. */
+const DAILY_TTL_SECONDS = 2 * 366 * 24 * 3600;
+
+/**
+ * Upsert of a subscriber by e-mail, atomically: a new address is created and indexed and counted;
+ * a known one keeps its createdAt, takes the newer names and gains the source if it is new.
+ * KEYS: record, index, daily counts. ARGV: record JSON, score (ms), e-mail, source, ttl.
+ */
+const SUBSCRIBE_SCRIPT = `
+local incoming = cjson.decode(ARGV[1])
+local existing = redis.call('GET', KEYS[1])
+local created = 0
+local record
+if existing then
+  record = cjson.decode(existing)
+  record.firstName = incoming.firstName
+  if incoming.lastName then record.lastName = incoming.lastName end
+  record.updatedAt = incoming.updatedAt
+  local known = false
+  for _, source in ipairs(record.sources) do
+    if source == ARGV[4] then known = true end
+  end
+  if not known then table.insert(record.sources, ARGV[4]) end
+else
+  record = incoming
+  created = 1
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+  redis.call('HINCRBY', KEYS[3], ARGV[4], 1)
+  redis.call('EXPIRE', KEYS[3], ARGV[5])
+end
+local encoded = cjson.encode(record)
+redis.call('SET', KEYS[1], encoded)
+return { created, encoded }
+`;
+
+function parseRecord<T>(value: unknown): T | undefined {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : undefined;
+}
+
+/** Lua's cjson writes an empty table as {}; a subscriber always has at least one source. */
+function toSubscriber(encoded: string): Subscriber {
+  const record = JSON.parse(encoded) as Subscriber;
+  return { ...record, sources: Array.isArray(record.sources) ? record.sources : [] };
+}
+
+export interface RedisStoreOptions {
+  url: string;
+  token: string;
+  /** Abort any request after this many milliseconds. */
+  timeoutMs: number;
+}
+
+export function createUpstashClient({ url, token, timeoutMs }: RedisStoreOptions): Redis {
+  return new Redis({
+    url,
+    token,
+    automaticDeserialization: false,
+    enableTelemetry: false,
+    // The client retries thrown fetches for about 4 s by default and has no timeout: bound both.
+    retry: { retries: 1, backoff: () => 100 },
+    signal: () => AbortSignal.timeout(timeoutMs),
+  });
+}
+
+export function createRedisStore(redis: Redis): Store {
+  async function listByIndex<T>(index: string, keyOf: (member: string) => string, { offset, limit }: Page): Promise<T[]> {
+    const members = await redis.zrange<string[]>(index, offset, offset + limit - 1, { rev: true });
+    if (members.length === 0) return [];
+    const values = await redis.mget<(string | null)[]>(...members.map(keyOf));
+    return values.flatMap((value) => {
+      const record = parseRecord<T>(value);
+      return record ? [record] : [];
+    });
+  }
+
+  return {
+    async subscribe(input: SubscribeInput, now: Date) {
+      const at = now.toISOString();
+      const { source, ...person } = input;
+      const incoming: Subscriber = { ...person, sources: [source], createdAt: at, updatedAt: at };
+      const [created, encoded] = (await redis.eval(
+        SUBSCRIBE_SCRIPT,
+        [KEYS.subscriber(input.email), KEYS.subscribersByCreated, KEYS.daily('subscribers', dayOf(now))],
+        [JSON.stringify(incoming), String(now.getTime()), input.email, source, String(DAILY_TTL_SECONDS)],
+      )) as [number | string, string];
+      return { subscriber: toSubscriber(encoded), created: Number(created) === 1 };
+    },
+
+    async createLead(input: LeadInput, now: Date) {
+      const lead: Lead = { id: crypto.randomUUID(), ...input, createdAt: now.toISOString() };
+      const daily = KEYS.daily('leads', dayOf(now));
+      await redis
+        .multi()
+        .set(KEYS.lead(lead.id), JSON.stringify(lead))
+        .zadd(KEYS.leadsByCreated, { score: now.getTime(), member: lead.id })
+        .hincrby(daily, lead.source, 1)
+        .expire(daily, DAILY_TTL_SECONDS)
+        .exec();
+      return lead;
+    },
+
+    async recordHoneypot(endpoint: string) {
+      await redis.hincrby(KEYS.honeypot, endpoint, 1);
+    },
+
+    countSubscribers: () => redis.zcard(KEYS.subscribersByCreated),
+    countLeads: () => redis.zcard(KEYS.leadsByCreated),
+    listSubscribers: (page) => listByIndex<Subscriber>(KEYS.subscribersByCreated, KEYS.subscriber, page),
+    listLeads: (page) => listByIndex<Lead>(KEYS.leadsByCreated, KEYS.lead, page),
+
+    async getSubscriber(email: string) {
+      const value = await redis.get<string>(KEYS.subscriber(email));
+      return value ? toSubscriber(value) : undefined;
+    },
+
+    async dailyCounts(kind, days) {
+      if (days.length === 0) return {};
+      const pipeline = redis.pipeline();
+      for (const day of days) pipeline.hgetall(KEYS.daily(kind, day));
+      const results = (await pipeline.exec()) as (Record<string, string> | null)[];
+      const counts: DailyCounts = {};
+      days.forEach((day, index) => {
+        const row = results[index];
+        if (row && Object.keys(row).length > 0) counts[day] = Object.fromEntries(Object.entries(row).map(([source, count]) => [source, Number(count)]));
+      });
+      return counts;
+    },
+
+    async honeypotCounts() {
+      const row = (await redis.hgetall<Record<string, string>>(KEYS.honeypot)) ?? {};
+      return Object.fromEntries(Object.entries(row).map(([endpoint, count]) => [endpoint, Number(count)]));
+    },
+  };
+}

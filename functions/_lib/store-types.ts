@@ -1,0 +1,72 @@
+/** What the store keeps, and the verbs it offers. Both adapters implement this one interface. */
+
+export interface Subscriber {
+  email: string;
+  firstName: string;
+  lastName?: string;
+  /** Every form the person subscribed through, first one first. */
+  sources: string[];
+  /** ISO time of the first subscription; never changes. */
+  createdAt: string;
+  /** ISO time of the latest subscription. */
+  updatedAt: string;
+}
+
+export interface Lead {
+  id: string;
+  name: string;
+  email: string;
+  company?: string;
+  source: string;
+  notes?: string;
+  createdAt: string;
+}
+
+export interface SubscribeInput {
+  email: string;
+  firstName: string;
+  lastName?: string;
+  source: string;
+}
+
+export type LeadInput = Omit<Lead, 'id' | 'createdAt'>;
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+/** New records per UTC day and source: `{ '2026-11-22': { website_footer: 3 } }`. */
+export type DailyCounts = Record<string, Record<string, number>>;
+
+export interface Store {
+  /** Adds or updates the subscriber keyed by e-mail: one record per address, first createdAt kept. */
+  subscribe(input: SubscribeInput, now: Date): Promise<{ subscriber: Subscriber; created: boolean }>;
+  /** Appends a lead. */
+  createLead(input: LeadInput, now: Date): Promise<Lead>;
+  /** Counts a submission caught by the honeypot, per endpoint. */
+  recordHoneypot(endpoint: string, now: Date): Promise<void>;
+  countSubscribers(): Promise<number>;
+  countLeads(): Promise<number>;
+  /** Newest first. */
+  listSubscribers(page: Page): Promise<Subscriber[]>;
+  /** Newest first. */
+  listLeads(page: Page): Promise<Lead[]>;
+  getSubscriber(email: string): Promise<Subscriber | undefined>;
+  /** New subscribers or leads per day and source, for the given UTC days (YYYY-MM-DD). */
+  dailyCounts(kind: 'subscribers' | 'leads', days: string[]): Promise<DailyCounts>;
+  honeypotCounts(): Promise<Record<string, number>>;
+}
+
+/** The UTC calendar day of a moment, YYYY-MM-DD. */
+export function dayOf(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** Raised when the store cannot be reached or answers too slowly; answered with 503. */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}

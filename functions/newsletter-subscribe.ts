@@ -1,0 +1,12 @@
+import type { Config } from '@netlify/functions';
+import { formHandler } from './_lib/form-endpoint';
+import { NewsletterSubscribeRequest } from './_lib/schemas';
+
+/** The footer signup on every page. */
+export default formHandler({
+  name: 'newsletter-subscribe',
+  schema: NewsletterSubscribeRequest,
+  save: (store, { email, firstName, lastName, source }, now) => store.subscribe({ email, firstName, lastName, source }, now),
+});
+
+export const config: Config = { path: '/api/newsletter/subscribe' };

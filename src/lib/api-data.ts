@@ -1,0 +1,64 @@
+/**
+ * The /api's view of the content: the entity shapes of the specification, built from the same
+ * collections and queries as the pages, so the two can never disagree.
+ */
+import { getImage } from 'astro:assets';
+import type { ImageMetadata } from 'astro';
+import { getMiniApps, getPrivacyPolicy, getPublishedPosts, getSectors } from './content';
+import { isoDate } from './format';
+
+async function imageUrl(src: ImageMetadata): Promise<string> {
+  return (await getImage({ src, format: 'webp', width: 1200 })).src;
+}
+
+export async function buildApiData() {
+  const sectors = await getSectors();
+  const nameOf = new Map(sectors.map((sector) => [sector.id, sector.data.name]));
+  const posts = await getPublishedPosts();
+  // Ids follow publication order (oldest is 1), so a new post never renumbers the others.
+  const postIds = new Map([...posts].reverse().map((post, index) => [post.id, index + 1]));
+  const policy = await getPrivacyPolicy();
+
+  return {
+    sectors: await Promise.all(
+      sectors.map(async (sector) => ({
+        id: sector.data.order,
+        slug: sector.id,
+        name: sector.data.name,
+        summary: sector.data.summary,
+        description: sector.body?.trim() ?? '',
+        imageUrl: await imageUrl(sector.data.image),
+        automations: sector.data.automations,
+      })),
+    ),
+    miniApps: (await getMiniApps()).map((app) => ({
+      id: app.data.order,
+      slug: app.id,
+      name: app.data.name,
+      summary: app.data.summary,
+      description: app.data.description,
+      icon: app.data.icon,
+      sectors: app.data.sectors.map((ref) => nameOf.get(ref.id) ?? ref.id),
+      best_for: app.data.best_for,
+      key_benefits: app.data.key_benefits,
+    })),
+    posts: await Promise.all(
+      posts.map(async (post) => ({
+        id: postIds.get(post.id) ?? 0,
+        slug: post.id,
+        title: post.data.title,
+        summary: post.data.summary,
+        content: post.body?.trim() ?? '',
+        imageUrl: await imageUrl(post.data.image),
+        publishedDate: isoDate(post.data.publishedDate),
+      })),
+    ),
+    privacyPolicy: {
+      title: policy.data.title,
+      updatedDate: isoDate(policy.data.updatedDate),
+      content: policy.body?.trim() ?? '',
+    },
+  };
+}
+
+export type ApiData = Awaited<ReturnType<typeof buildApiData>>;
