@@ -19,6 +19,14 @@ export default defineConfig({
   trailingSlash: 'ignore',
   integrations: [
     react(),
+    {
+      name: 'client-event-directive',
+      hooks: {
+        'astro:config:setup': ({ addClientDirective }) => {
+          addClientDirective({ name: 'event', entrypoint: './src/lib/client-event-directive.ts' });
+        },
+      },
+    },
     sitemap({ filter: (page) => !UNLISTED.test(new URL(page).pathname) }),
   ],
   prefetch: false,

@@ -1,7 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-
-/** A port of its own, so tests never talk to a server someone left running on 4321. */
-const PORT = Number(process.env.E2E_PORT ?? 4399);
+import { E2E_BROKEN_PORT, E2E_PORT, E2E_STORE_DIR } from './tests/support/e2e-env';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -9,9 +7,9 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   workers: process.env.CI ? 2 : undefined,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   use: {
-    baseURL: `http://localhost:${PORT}`,
+    baseURL: `http://localhost:${E2E_PORT}`,
     trace: 'retain-on-failure',
   },
   projects: [
@@ -27,12 +25,22 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    // The production build, served by the same local server as `npm start`.
-    command: 'node scripts/serve.ts',
-    env: { PORT: String(PORT) },
-    url: `http://localhost:${PORT}/`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-  },
+  webServer: [
+    {
+      // The production build, served by the same local server as `npm start`, with its own store.
+      command: 'node scripts/serve.ts',
+      env: { PORT: String(E2E_PORT), LOCAL_STORE_DIR: E2E_STORE_DIR, RATE_LIMIT_PER_MINUTE: '1000' },
+      url: `http://localhost:${E2E_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      // The same build with a store that cannot be reached: every form submission fails on the server.
+      command: 'node tests/support/serve-isolated.ts',
+      env: { PORT: String(E2E_BROKEN_PORT), UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:9', UPSTASH_REDIS_REST_TOKEN: 'unreachable', STORE_TIMEOUT_MS: '1500' },
+      url: `http://localhost:${E2E_BROKEN_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
 });

@@ -1,0 +1,45 @@
+/**
+ * The one API client: JSON in and out, the session cookie always sent, and any non-OK answer
+ * turned into an error whose message is "status: body" (or the status text when the body is empty).
+ */
+import type { QueryFunction } from '@tanstack/react-query';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export async function throwIfResNotOk(response: Response): Promise<void> {
+  if (response.ok) return;
+  const body = await response.text();
+  throw new ApiError(response.status, `${response.status}: ${body || response.statusText}`, body);
+}
+
+export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+  const response = await fetch(url, {
+    method,
+    headers: data === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: data === undefined ? undefined : JSON.stringify(data),
+    credentials: 'include',
+  });
+  await throwIfResNotOk(response);
+  return response;
+}
+
+type UnauthorizedBehavior = 'returnNull' | 'throw';
+
+/** Queries GET the URL that is their key's first element and parse JSON; a 401 throws unless told otherwise. */
+export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
+  return async ({ queryKey, signal }) => {
+    const response = await fetch(String(queryKey[0]), { credentials: 'include', signal });
+    if (on401 === 'returnNull' && response.status === 401) return null;
+    await throwIfResNotOk(response);
+    return (await response.json()) as T;
+  };
+}

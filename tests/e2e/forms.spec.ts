@@ -1,0 +1,177 @@
+import { expect, test, type Page } from '@playwright/test';
+import { brokenOrigin, readE2EStore, uniqueEmail } from '../support/e2e-env';
+
+const POST = '/blog/what-to-automate-first';
+
+/** Holds each submission to an endpoint for a moment, so the submitting state can be seen. */
+async function slowDown(page: Page, path: string) {
+  await page.route(`**${path}`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await route.continue();
+  });
+}
+
+function blogForm(page: Page) {
+  return page.getByRole('form', { name: 'Newsletter', exact: true });
+}
+
+test.describe('newsletter form on a blog post', () => {
+  test('shows the validation messages and sends nothing while they stand', async ({ page }) => {
+    let posted = false;
+    page.on('request', (request) => {
+      if (request.url().includes('/api/subscribers')) posted = true;
+    });
+    await page.goto(POST);
+    const form = blogForm(page);
+    await form.getByLabel('E-mail').fill('not-an-address');
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(form.getByText('First name is required')).toBeVisible();
+    await expect(form.getByText('Last name is required')).toBeVisible();
+    await expect(form.getByText('Please enter a valid email address')).toBeVisible();
+    await expect(form.getByLabel('First name')).toHaveAttribute('aria-invalid', 'true');
+    expect(posted).toBe(false);
+  });
+
+  test('subscribes: "Subscribing...", a success toast, an empty form and the record stored', async ({ page }) => {
+    const email = uniqueEmail('blog');
+    await slowDown(page, '/api/subscribers');
+    await page.goto(POST);
+    const form = blogForm(page);
+    await form.getByLabel('First name').fill('Zoë');
+    await form.getByLabel('Last name').fill('1234');
+    await form.getByLabel('E-mail').fill(`  ${email.toUpperCase()} `);
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(form.getByRole('button', { name: 'Subscribing...' })).toBeDisabled();
+
+    const toast = page.getByRole('region', { name: 'Notification' }).getByRole('listitem');
+    await expect(toast).toContainText('Subscribed successfully!');
+    await expect(toast).toContainText('Thank you for subscribing to our newsletter.');
+    await expect(form.getByLabel('First name')).toHaveValue('');
+    await expect(form.getByLabel('E-mail')).toHaveValue('');
+    await expect(form.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
+
+    expect(readE2EStore().subscribers[email]).toMatchObject({ email, firstName: 'Zoë', lastName: '1234', sources: ['newsletter_footer'] });
+  });
+});
+
+test.describe('footer signup', () => {
+  test('sends the full name as firstName with source website_footer', async ({ page }) => {
+    const email = uniqueEmail('footer');
+    await page.goto('/contact');
+    const form = page.getByRole('form', { name: 'Newsletter signup' });
+    await form.getByLabel('Name').fill('Ada Lovelace');
+    await form.getByLabel('E-mail').fill(email);
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page.getByRole('region', { name: 'Notification' })).toContainText('Subscribed successfully!');
+    await expect(form.getByLabel('Name')).toHaveValue('');
+    const record = readE2EStore().subscribers[email];
+    expect(record).toMatchObject({ firstName: 'Ada Lovelace', sources: ['website_footer'] });
+    expect(record?.lastName).toBeUndefined();
+  });
+
+  test('says "Name is required" and checks the address before sending', async ({ page }) => {
+    await page.goto('/');
+    const form = page.getByRole('form', { name: 'Newsletter signup' });
+    // The form hydrates as it nears the viewport; its button is disabled until then.
+    await form.scrollIntoViewIfNeeded();
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(form.getByText('Name is required')).toBeVisible();
+    await expect(form.getByText('Please enter a valid email address')).toBeVisible();
+  });
+});
+
+test.describe('when the server cannot store', () => {
+  test('the newsletter shows the failure toast and keeps what was typed', async ({ page }) => {
+    await page.goto(`${brokenOrigin}${POST}`);
+    const form = blogForm(page);
+    await form.getByLabel('First name').fill('Grace');
+    await form.getByLabel('Last name').fill('Hopper');
+    await form.getByLabel('E-mail').fill('grace@example.com');
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    const toast = page.getByRole('region', { name: 'Notification' }).getByRole('listitem');
+    await expect(toast).toContainText('Subscription failed');
+    await expect(toast).toContainText('There was an error subscribing to the newsletter. Please try again.');
+    await expect(toast).toHaveClass(/bg-danger-700/);
+    await expect(form.getByLabel('First name')).toHaveValue('Grace');
+    await expect(form.getByLabel('Last name')).toHaveValue('Hopper');
+    await expect(form.getByLabel('E-mail')).toHaveValue('grace@example.com');
+  });
+
+  test('the Zoho guide form shows its failure alert and keeps what was typed', async ({ page }) => {
+    await page.goto(`${brokenOrigin}/zoho`);
+    const form = page.getByRole('form', { name: 'Request the Zoho guide' });
+    await form.getByLabel('First name').fill('Grace');
+    await form.getByLabel('Last name').fill('Hopper');
+    await form.getByLabel('E-mail').fill('grace@example.com');
+    await form.getByRole('button', { name: 'Send me the guide' }).click();
+    await expect(form.getByRole('alert')).toHaveText('There was an error processing your request. Please try again.');
+    await expect(form.getByLabel('E-mail')).toHaveValue('grace@example.com');
+  });
+});
+
+test.describe('Zoho guide form', () => {
+  test('asks the browser to require every field, with an e-mail input', async ({ page }) => {
+    await page.goto('/zoho');
+    const form = page.getByRole('form', { name: 'Request the Zoho guide' });
+    await form.scrollIntoViewIfNeeded();
+    for (const label of ['First name', 'Last name', 'E-mail']) await expect(form.getByLabel(label)).toHaveAttribute('required', '');
+    await expect(form.getByLabel('E-mail')).toHaveAttribute('type', 'email');
+    await form.getByRole('button', { name: 'Send me the guide' }).click();
+    expect(await form.getByLabel('First name').evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
+  });
+
+  test('stores a lead with the full name and shows the success alert', async ({ page }) => {
+    const email = uniqueEmail('guide');
+    await page.goto('/zoho');
+    const form = page.getByRole('form', { name: 'Request the Zoho guide' });
+    await form.getByLabel('First name').fill('Katherine');
+    await form.getByLabel('Last name').fill('Johnson');
+    await form.getByLabel('E-mail').fill(email);
+    await form.getByRole('button', { name: 'Send me the guide' }).click();
+    await expect(form.getByRole('status')).toHaveText('Thank you for subscribing! Your guide will be sent to your email.');
+    await expect(form.getByLabel('First name')).toHaveValue('');
+    expect(readE2EStore().leads.find((lead) => lead.email === email)).toMatchObject({ name: 'Katherine Johnson', source: 'zoho_guide' });
+  });
+});
+
+test.describe('contact form', () => {
+  test('in the dialog, a message becomes a lead with source contact_form', async ({ page }) => {
+    const email = uniqueEmail('contact');
+    await page.goto('/');
+    await page.getByRole('main').getByRole('button', { name: 'Contact Us' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Contact Us / Request Demo' });
+    const form = dialog.getByRole('form', { name: 'Contact form' });
+    await form.getByRole('button', { name: 'Send message' }).click();
+    await expect(form.getByText('Name is required')).toBeVisible();
+    await form.getByLabel('Name').fill('<img src=x onerror=alert(1)>');
+    await form.getByLabel('E-mail').fill(email);
+    await form.getByLabel('Company').fill('Acme Ltd');
+    await form.getByLabel('How can we help?').fill('We send 80 invoices a month by hand.');
+    await form.getByRole('button', { name: 'Send message' }).click();
+    await expect(form.getByRole('status')).toContainText('within 24 hours');
+    expect(readE2EStore().leads.find((lead) => lead.email === email)).toMatchObject({
+      name: '<img src=x onerror=alert(1)>',
+      company: 'Acme Ltd',
+      notes: 'We send 80 invoices a month by hand.',
+      source: 'contact_form',
+    });
+  });
+});
+
+test.describe('toasts', () => {
+  test('show one at a time, and F8 moves focus to the notification area', async ({ page }) => {
+    await page.goto(POST);
+    const form = blogForm(page);
+    for (const attempt of [1, 2]) {
+      await form.getByLabel('First name').fill(`Try ${attempt}`);
+      await form.getByLabel('Last name').fill('Twice');
+      await form.getByLabel('E-mail').fill(uniqueEmail(`toast${attempt}`));
+      await form.getByRole('button', { name: 'Subscribe' }).click();
+      await expect(form.getByLabel('First name')).toHaveValue('');
+    }
+    const region = page.getByRole('region', { name: 'Notification' });
+    await expect(region.getByRole('listitem')).toHaveCount(1);
+    await page.keyboard.press('F8');
+    await expect(region.locator('ol')).toBeFocused();
+  });
+});
