@@ -50,6 +50,17 @@ redis.call('SET', KEYS[1], encoded)
 return { created, encoded }
 `;
 
+/** HGETALL without automatic deserialisation answers a flat [field, value, …] list. */
+function countsOf(reply: unknown): Record<string, number> {
+  const counts: Record<string, number> = {};
+  if (Array.isArray(reply)) {
+    for (let index = 0; index + 1 < reply.length; index += 2) counts[String(reply[index])] = Number(reply[index + 1]);
+  } else if (reply && typeof reply === 'object') {
+    for (const [field, value] of Object.entries(reply)) counts[field] = Number(value);
+  }
+  return counts;
+}
+
 function parseRecord<T>(value: unknown): T | undefined {
   return typeof value === 'string' ? (JSON.parse(value) as T) : undefined;
 }
@@ -134,18 +145,17 @@ export function createRedisStore(redis: Redis): Store {
       if (days.length === 0) return {};
       const pipeline = redis.pipeline();
       for (const day of days) pipeline.hgetall(KEYS.daily(kind, day));
-      const results = (await pipeline.exec()) as (Record<string, string> | null)[];
+      const results: unknown[] = await pipeline.exec();
       const counts: DailyCounts = {};
       days.forEach((day, index) => {
-        const row = results[index];
-        if (row && Object.keys(row).length > 0) counts[day] = Object.fromEntries(Object.entries(row).map(([source, count]) => [source, Number(count)]));
+        const row = countsOf(results[index]);
+        if (Object.keys(row).length > 0) counts[day] = row;
       });
       return counts;
     },
 
     async honeypotCounts() {
-      const row = (await redis.hgetall<Record<string, string>>(KEYS.honeypot)) ?? {};
-      return Object.fromEntries(Object.entries(row).map(([endpoint, count]) => [endpoint, Number(count)]));
+      return countsOf(await redis.hgetall(KEYS.honeypot));
     },
   };
 }

@@ -1,0 +1,248 @@
+/**
+ * The form endpoints, called with real Requests: every kind of bad input, abuse and store
+ * failure, and what reaches the store (read back through the store itself).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { resetEnv } from '../../functions/_lib/env';
+import { createFileStore } from '../../functions/_lib/store-file';
+import { createRedisStore, createUpstashClient } from '../../functions/_lib/store-redis';
+import leadsCreate from '../../functions/leads-create';
+import newsletterSubscribe from '../../functions/newsletter-subscribe';
+import subscribers from '../../functions/subscribers';
+import { createContext } from '../../scripts/functions-runner';
+import { startRedisServer, type RedisServerHandle } from '../support/redis-server';
+import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge';
+
+const ENV_KEYS = ['LOCAL_STORE_DIR', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'RATE_LIMIT_PER_MINUTE', 'STORE_TIMEOUT_MS'];
+let folder: string;
+
+function configure(values: Record<string, string>) {
+  for (const key of ENV_KEYS) delete process.env[key];
+  Object.assign(process.env, values);
+  resetEnv();
+}
+
+function post(url: string, body: unknown, { ip = '203.0.113.7', headers = {} }: { ip?: string; headers?: Record<string, string> } = {}) {
+  const payload = typeof body === 'string' ? body : JSON.stringify(body);
+  return { request: new Request(`http://localhost${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload }), context: createContext({ ip }) };
+}
+
+async function call(handler: typeof subscribers, url: string, body: unknown, options?: Parameters<typeof post>[2]) {
+  const { request, context } = post(url, body, options);
+  const response = await handler(request, context);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, json: JSON.parse(text) as Record<string, unknown> };
+}
+
+const fileStore = () => createFileStore(folder);
+const VALID = { email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper', source: 'newsletter_footer' };
+
+beforeEach(() => {
+  folder = mkdtempSync(path.join(tmpdir(), 'handlers-'));
+  configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '1000' });
+});
+afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+describe('request checks', () => {
+  test('a wrong method answers 405 with Allow', async () => {
+    const response = await subscribers(new Request('http://localhost/api/subscribers'), createContext({ ip: '1.1.1.1' }));
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(await response.json()).toEqual({ error: expect.stringContaining('GET') });
+  });
+
+  test('a body that is not JSON by content type answers 415', async () => {
+    const { status, json } = await call(subscribers, '/api/subscribers', 'email=a@b.c', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(status).toBe(415);
+    expect(json.error).toMatch(/application\/json/);
+  });
+
+  test.each([
+    ['malformed JSON', '{"email": "a@b.c",', 400, /not valid JSON/],
+    ['an empty body', '', 400, /empty/],
+    ['a JSON array', '[1,2,3]', 400, /JSON object/],
+    ['a JSON string', '"hello"', 400, /JSON object/],
+  ])('%s answers %i', async (_label, body, status, message) => {
+    const result = await call(subscribers, '/api/subscribers', body);
+    expect(result.status).toBe(status);
+    expect(result.json.error).toMatch(message);
+  });
+
+  test('a 2 MB body answers 413, whether or not it declares its length', async () => {
+    const huge = JSON.stringify({ ...VALID, notes: 'x'.repeat(2 * 1024 * 1024) });
+    expect((await call(leadsCreate, '/api/leads/create', huge)).status).toBe(413);
+    const streamed = new Request('http://localhost/api/leads/create', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new Blob([huge]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect((await leadsCreate(streamed, createContext({ ip: '1.1.1.1' }))).status).toBe(413);
+    expect(await fileStore().countLeads()).toBe(0);
+  });
+
+  test('invalid fields answer 422 with the message of each field and store nothing', async () => {
+    const { status, json } = await call(subscribers, '/api/subscribers', { email: 'not-an-email', firstName: '  ', source: 'newsletter_footer' });
+    expect(status).toBe(422);
+    expect(json).toEqual({
+      error: 'Some fields are missing or invalid',
+      fields: { email: 'Please enter a valid email address', firstName: 'First name is required', lastName: 'Last name is required' },
+    });
+    expect(await fileStore().countSubscribers()).toBe(0);
+  });
+
+  test('an address longer than 254 characters is refused', async () => {
+    const { status, json } = await call(subscribers, '/api/subscribers', { ...VALID, email: `${'a'.repeat(250)}@example.com` });
+    expect(status).toBe(422);
+    expect(json.fields).toEqual({ email: 'Please enter a valid email address' });
+  });
+
+  test('fields of the wrong type are refused, not coerced', async () => {
+    const { status, json } = await call(leadsCreate, '/api/leads/create', { name: 1234, email: ['a@b.c'], source: true });
+    expect(status).toBe(422);
+    expect(Object.keys(json.fields as object).sort()).toEqual(['email', 'name', 'source']);
+  });
+});
+
+describe('what is stored', () => {
+  test('e-mails are trimmed and lower-cased before they are checked and stored', async () => {
+    const { status, json } = await call(subscribers, '/api/subscribers', { ...VALID, email: '  Grace.Hopper@EXAMPLE.com ' });
+    expect(status).toBe(201);
+    expect(json).toEqual({ ok: true });
+    expect((await fileStore().getSubscriber('grace.hopper@example.com'))?.email).toBe('grace.hopper@example.com');
+  });
+
+  test.each(['1234', 'true', 'null', 'Zoë Ōtsuka-Ñúñez 🚀', '<script>alert(1)</script>', '"); DROP TABLE leads; --'])('the name %s comes back as the same string', async (name) => {
+    await call(subscribers, '/api/subscribers', { ...VALID, firstName: name, lastName: name });
+    await call(leadsCreate, '/api/leads/create', { name, email: 'lead@example.com', source: 'contact_form', notes: name });
+    const store = fileStore();
+    expect((await store.getSubscriber(VALID.email))?.firstName).toBe(name);
+    expect((await store.listLeads({ offset: 0, limit: 1 }))[0]).toMatchObject({ name, notes: name });
+  });
+
+  test('the footer form sends the full name as firstName and no lastName', async () => {
+    const { status } = await call(newsletterSubscribe, '/api/newsletter/subscribe', { email: 'ada@example.com', firstName: 'Ada Lovelace', source: 'website_footer' });
+    expect(status).toBe(201);
+    const subscriber = await fileStore().getSubscriber('ada@example.com');
+    expect(subscriber).toMatchObject({ firstName: 'Ada Lovelace', sources: ['website_footer'] });
+    expect(subscriber?.lastName).toBeUndefined();
+  });
+
+  test('fields are trimmed and capped', async () => {
+    const tooLong = await call(leadsCreate, '/api/leads/create', { name: 'N', email: 'n@example.com', source: 'contact_form', notes: 'x'.repeat(5001) });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.json.fields).toEqual({ notes: 'At most 5000 characters' });
+    await call(leadsCreate, '/api/leads/create', { name: '  Nia  ', email: 'n@example.com', source: 'contact_form', company: '   ' });
+    const [lead] = await fileStore().listLeads({ offset: 0, limit: 1 });
+    expect(lead?.name).toBe('Nia');
+    expect(lead?.company).toBeUndefined();
+  });
+});
+
+describe('abuse', () => {
+  test('a filled honeypot answers like a success, stores nothing and is counted', async () => {
+    const { status, json } = await call(subscribers, '/api/subscribers', { ...VALID, website: 'http://spam.example' });
+    expect(status).toBe(201);
+    expect(json).toEqual({ ok: true });
+    const store = fileStore();
+    expect(await store.countSubscribers()).toBe(0);
+    expect(await store.honeypotCounts()).toEqual({ subscribers: 1 });
+  });
+
+  test('a burst from one IP gets 429 with Retry-After while another IP still passes', async () => {
+    configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '3' });
+    const statuses = [];
+    for (let index = 0; index < 4; index += 1) statuses.push((await call(subscribers, '/api/subscribers', { ...VALID, email: `b${index}@example.com` }, { ip: '198.51.100.1' })).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    const limited = await call(subscribers, '/api/subscribers', VALID, { ip: '198.51.100.1' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.json.error).toMatch(/Too many submissions/);
+    expect((await call(subscribers, '/api/subscribers', VALID, { ip: '198.51.100.2' })).status).toBe(201);
+    expect(await fileStore().countSubscribers()).toBe(4);
+  });
+});
+
+describe('store failures', () => {
+  test('a store that fails answers 503 with a plain message', async () => {
+    // A file where the store expects its folder: every write fails for real.
+    const blocked = path.join(folder, 'not-a-folder');
+    writeFileSync(blocked, 'x');
+    configure({ LOCAL_STORE_DIR: blocked });
+    const { status, json, headers } = await call(subscribers, '/api/subscribers', VALID);
+    expect(status).toBe(503);
+    expect(json).toEqual({ error: 'The service is temporarily unavailable. Please try again in a moment.' });
+    expect(headers.get('retry-after')).toBeTruthy();
+  });
+
+  test('deployed on Netlify without Upstash, the form endpoints answer 503 "Storage is not configured"', async () => {
+    configure({});
+    const { request } = post('/api/subscribers', VALID);
+    const context = createContext({ ip: '1.2.3.4' });
+    context.deploy.context = 'production';
+    const response = await subscribers(request, context);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ error: 'Storage is not configured' });
+  });
+});
+
+describe('on Upstash Redis', () => {
+  const TOKEN = 'handler-test-token';
+  let redis: RedisServerHandle;
+  let bridge: UpstashBridge;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
+  });
+  afterAll(async () => {
+    await bridge?.stop();
+    await redis?.stop();
+  });
+  beforeEach(async () => {
+    configure({ UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: TOKEN, STORE_TIMEOUT_MS: '1000', RATE_LIMIT_PER_MINUTE: '3' });
+    await createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 2000 }).flushdb();
+  });
+  afterEach(() => bridge.setBroken(false));
+
+  test('stores through the Upstash adapter', async () => {
+    expect((await call(subscribers, '/api/subscribers', { ...VALID, firstName: '1234' })).status).toBe(201);
+    const store = createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 2000 }));
+    expect((await store.getSubscriber(VALID.email))?.firstName).toBe('1234');
+  });
+
+  test('rate limits per IP with the Upstash limiter', async () => {
+    const statuses = [];
+    for (let index = 0; index < 4; index += 1) statuses.push((await call(leadsCreate, '/api/leads/create', { name: 'N', email: 'n@example.com', source: 'zoho_guide' }, { ip: '192.0.2.1' })).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    expect((await call(leadsCreate, '/api/leads/create', { name: 'N', email: 'n@example.com', source: 'zoho_guide' }, { ip: '192.0.2.2' })).status).toBe(201);
+  });
+
+  test('a store that hangs answers 503 within seconds, with no URL or token in the body', async () => {
+    bridge.setBroken(true);
+    const started = Date.now();
+    const { status, text } = await call(subscribers, '/api/subscribers', VALID);
+    const elapsed = Date.now() - started;
+    expect(status).toBe(503);
+    expect(elapsed).toBeLessThan(8000);
+    expect(text).not.toContain(bridge.url);
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toMatch(/127\.0\.0\.1|stack|at /);
+  });
+
+  test('a stopped Redis answers 503 and nothing pretends to succeed', async () => {
+    await redis.stop();
+    try {
+      const { status, text } = await call(subscribers, '/api/subscribers', VALID);
+      expect(status).toBe(503);
+      expect(text).not.toContain(TOKEN);
+    } finally {
+      redis = await startRedisServer();
+      await bridge.stop();
+      bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
+    }
+  });
+});
