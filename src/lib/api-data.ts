@@ -4,7 +4,7 @@
  */
 import { getImage } from 'astro:assets';
 import type { ImageMetadata } from 'astro';
-import { getMiniApps, getPrivacyPolicy, getPublishedPosts, getSectors } from './content';
+import { getMiniApps, getPrivacyPolicy, getPublishedPosts, getSectors, getSectorsOfMiniApp } from './content';
 import { isoDate } from './format';
 
 async function imageUrl(src: ImageMetadata): Promise<string> {
@@ -13,7 +13,6 @@ async function imageUrl(src: ImageMetadata): Promise<string> {
 
 export async function buildApiData() {
   const sectors = await getSectors();
-  const nameOf = new Map(sectors.map((sector) => [sector.id, sector.data.name]));
   const posts = await getPublishedPosts();
   // Ids follow publication order (oldest is 1), so a new post never renumbers the others.
   const postIds = new Map([...posts].reverse().map((post, index) => [post.id, index + 1]));
@@ -31,17 +30,20 @@ export async function buildApiData() {
         automations: sector.data.automations,
       })),
     ),
-    miniApps: (await getMiniApps()).map((app) => ({
+    miniApps: await Promise.all(
+      (await getMiniApps()).map(async (app) => ({
       id: app.data.order,
       slug: app.id,
       name: app.data.name,
       summary: app.data.summary,
       description: app.data.description,
       icon: app.data.icon,
-      sectors: app.data.sectors.map((ref) => nameOf.get(ref.id) ?? ref.id),
+      // Sector names in display order, as the mini-app pages list them.
+      sectors: (await getSectorsOfMiniApp(app)).map((sector) => sector.data.name),
       best_for: app.data.best_for,
       key_benefits: app.data.key_benefits,
     })),
+    ),
     posts: await Promise.all(
       posts.map(async (post) => ({
         id: postIds.get(post.id) ?? 0,
