@@ -10,7 +10,7 @@ const EnvSchema = z
     UPSTASH_REDIS_REST_URL: optional(z.url({ protocol: /^https?$/ })),
     UPSTASH_REDIS_REST_TOKEN: optional(z.string().min(1)),
     /** Form submissions allowed per client IP and endpoint per minute. */
-    RATE_LIMIT_PER_MINUTE: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(10_000).default(10)),
+    RATE_LIMIT_PER_MINUTE: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(10)),
     /** How long a store call may take before the request answers 503. */
     STORE_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(50).max(30_000).default(3000)),
     /** Folder of the embedded local store; `.data` in the project by default. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const COPIED = ['astro.config.mjs', 'tsconfig.json', 'package.json', 'src', 'content', 'public'];
+const COPIED = ['astro.config.mjs', 'tsconfig.json', 'package.json', 'src', 'content', 'public', 'functions'];
 
 export interface SiteCopy {
   root: string;
