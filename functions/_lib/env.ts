@@ -15,6 +15,12 @@ const EnvSchema = z
     STORE_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(50).max(30_000).default(3000)),
     /** Folder of the embedded local store; `.data` in the project by default. */
     LOCAL_STORE_DIR: optional(z.string()),
+    /** The admin password as a salted scrypt hash (`npm run admin:hash-password`). */
+    ADMIN_PASSWORD_HASH: optional(z.string().startsWith('scrypt$', 'must be a hash printed by npm run admin:hash-password')),
+    /** A plain admin password: accepted only off Netlify, for local use. */
+    ADMIN_PASSWORD: optional(z.string().min(1)),
+    /** Signs admin session cookies: at least 32 random characters. */
+    SESSION_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
   })
   .refine((env) => Boolean(env.UPSTASH_REDIS_REST_URL) === Boolean(env.UPSTASH_REDIS_REST_TOKEN), {
     message: 'Set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',

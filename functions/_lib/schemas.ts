@@ -109,3 +109,8 @@ export interface ApiErrorBody {
   error: string;
   fields?: Record<string, string>;
 }
+
+/** POST /api/admin/login. */
+export const AdminLoginRequest = z.object({
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024, 'Password is too long'),
+});

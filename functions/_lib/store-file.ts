@@ -5,15 +5,19 @@
  */
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DailyCounts, Lead, LeadInput, Page, Store, SubscribeInput, Subscriber } from './store-types';
+import type { DailyCounts, Lead, LeadInput, LoginFailures, Page, Store, SubscribeInput, Subscriber } from './store-types';
 
 interface Data {
   subscribers: Record<string, Subscriber>;
   leads: Lead[];
   honeypot: Record<string, number>;
+  /** Admin session id → expiry (ISO). */
+  sessions: Record<string, string>;
+  /** Client → failed logins in the current window. */
+  loginFailures: Record<string, LoginFailures>;
 }
 
-const emptyData = (): Data => ({ subscribers: {}, leads: [], honeypot: {} });
+const emptyData = (): Data => ({ subscribers: {}, leads: [], honeypot: {}, sessions: {}, loginFailures: {} });
 
 /** A lock older than this was left by a process that died while holding it. */
 const STALE_LOCK_MS = 10_000;
@@ -131,6 +135,43 @@ export function createFileStore(directory: string): Store {
     },
 
     honeypotCounts: async () => (await read()).honeypot,
+
+    deleteSubscriber: (email: string) =>
+      update((data) => {
+        const existed = email in data.subscribers;
+        delete data.subscribers[email];
+        return existed;
+      }),
+
+    createSession: (sessionId: string, expiresAt: Date) =>
+      update((data) => {
+        const now = Date.now();
+        for (const [id, expiry] of Object.entries(data.sessions)) if (Date.parse(expiry) <= now) delete data.sessions[id];
+        data.sessions[sessionId] = expiresAt.toISOString();
+      }),
+
+    hasSession: async (sessionId: string, now: Date) => {
+      const expiry = (await read()).sessions[sessionId];
+      return expiry !== undefined && Date.parse(expiry) > now.getTime();
+    },
+
+    deleteSession: (sessionId: string) =>
+      update((data) => {
+        delete data.sessions[sessionId];
+      }),
+
+    recordLoginFailure: (client: string, windowSeconds: number, now: Date) =>
+      update((data) => {
+        const current = data.loginFailures[client];
+        const next = current && current.resetAt > now.getTime() ? { count: current.count + 1, resetAt: current.resetAt } : { count: 1, resetAt: now.getTime() + windowSeconds * 1000 };
+        data.loginFailures[client] = next;
+        return next;
+      }),
+
+    loginFailures: async (client: string, now: Date) => {
+      const current = (await read()).loginFailures[client];
+      return current && current.resetAt > now.getTime() ? current : { count: 0, resetAt: 0 };
+    },
   };
 }
 

@@ -3,7 +3,7 @@
  * name like "1234" or "null" stays a string); every write is one atomic round trip.
  */
 import { Redis } from '@upstash/redis';
-import { dayOf, type DailyCounts, type Lead, type LeadInput, type Page, type Store, type SubscribeInput, type Subscriber } from './store-types';
+import { dayOf, type DailyCounts, type Lead, type LeadInput, type LoginFailures, type Page, type Store, type SubscribeInput, type Subscriber } from './store-types';
 
 /** Every key the store uses, in one place. */
 export const KEYS = {
@@ -13,6 +13,8 @@ export const KEYS = {
   leadsByCreated: 'leads:by_created',
   daily: (kind: 'subscribers' | 'leads', day: string) => `stats:${kind}:${day}`,
   honeypot: 'stats:honeypot',
+  session: (id: string) => `admin:session:${id}`,
+  loginFailures: (client: string) => `admin:login-failures:${client}`,
 } as const;
 
 /** Per-day statistics are kept for two years. */
@@ -156,6 +158,43 @@ export function createRedisStore(redis: Redis): Store {
 
     async honeypotCounts() {
       return countsOf(await redis.hgetall(KEYS.honeypot));
+    },
+
+    async deleteSubscriber(email: string) {
+      const [deleted] = (await redis.multi().del(KEYS.subscriber(email)).zrem(KEYS.subscribersByCreated, email).exec()) as [number, number];
+      return Number(deleted) > 0;
+    },
+
+    async createSession(sessionId: string, expiresAt: Date) {
+      const seconds = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
+      await redis.set(KEYS.session(sessionId), expiresAt.toISOString(), { ex: seconds });
+    },
+
+    async hasSession(sessionId: string, now: Date) {
+      const expiresAt = await redis.get<string>(KEYS.session(sessionId));
+      return typeof expiresAt === 'string' && Date.parse(expiresAt) > now.getTime();
+    },
+
+    async deleteSession(sessionId: string) {
+      await redis.del(KEYS.session(sessionId));
+    },
+
+    async recordLoginFailure(client: string, windowSeconds: number, now: Date): Promise<LoginFailures> {
+      const key = KEYS.loginFailures(client);
+      // The window starts at the first failure: EXPIRE NX never extends it.
+      const [count, ttl] = (await redis.eval(
+        "local n = redis.call('INCR', KEYS[1]) redis.call('EXPIRE', KEYS[1], ARGV[1], 'NX') return { n, redis.call('PTTL', KEYS[1]) }",
+        [key],
+        [String(windowSeconds)],
+      )) as [number, number];
+      return { count: Number(count), resetAt: now.getTime() + Math.max(0, Number(ttl)) };
+    },
+
+    async loginFailures(client: string, now: Date): Promise<LoginFailures> {
+      const key = KEYS.loginFailures(client);
+      const [count, ttl] = (await redis.multi().get(key).pttl(key).exec()) as [string | null, number];
+      const remaining = Number(ttl);
+      return count && remaining > 0 ? { count: Number(count), resetAt: now.getTime() + remaining } : { count: 0, resetAt: 0 };
     },
   };
 }

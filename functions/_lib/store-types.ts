@@ -56,6 +56,22 @@ export interface Store {
   /** New subscribers or leads per day and source, for the given UTC days (YYYY-MM-DD). */
   dailyCounts(kind: 'subscribers' | 'leads', days: string[]): Promise<DailyCounts>;
   honeypotCounts(): Promise<Record<string, number>>;
+  /** Erases a subscriber (an erasure request); true when there was one. */
+  deleteSubscriber(email: string): Promise<boolean>;
+
+  /** Admin sessions live server-side so that logout and expiry really revoke them. */
+  createSession(sessionId: string, expiresAt: Date): Promise<void>;
+  hasSession(sessionId: string, now: Date): Promise<boolean>;
+  deleteSession(sessionId: string): Promise<void>;
+  /** Counts a failed admin login for a client; returns the failures in the current window and when it ends. */
+  recordLoginFailure(client: string, windowSeconds: number, now: Date): Promise<LoginFailures>;
+  loginFailures(client: string, now: Date): Promise<LoginFailures>;
+}
+
+export interface LoginFailures {
+  count: number;
+  /** When the window of failures ends, ms since the epoch (0 when there are none). */
+  resetAt: number;
 }
 
 /** The UTC calendar day of a moment, YYYY-MM-DD. */

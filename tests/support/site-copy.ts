@@ -15,8 +15,8 @@ export interface SiteCopy {
   root: string;
   /** Path of a file inside the copy. */
   file: (...parts: string[]) => string;
-  /** Runs `astro build` in the copy; `output` holds stdout and stderr together. */
-  build: () => { status: number | null; output: string };
+  /** Runs `astro build` in the copy, with extra environment variables; `output` holds stdout and stderr together. */
+  build: (env?: Record<string, string>) => { status: number | null; output: string };
   remove: () => void;
 }
 
@@ -37,9 +37,9 @@ export function copySite(): SiteCopy {
   return {
     root,
     file: (...parts) => path.join(root, ...parts),
-    build: () => {
+    build: (env = {}) => {
       const astro = path.join(PROJECT_ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs');
-      const result = spawnSync(process.execPath, [astro, 'build'], { cwd: root, encoding: 'utf8', env: buildEnv() });
+      const result = spawnSync(process.execPath, [astro, 'build'], { cwd: root, encoding: 'utf8', env: { ...buildEnv(), ...env } });
       return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
     },
     remove: () => rmSync(root, { recursive: true, force: true }),

@@ -1,0 +1,56 @@
+/** The admin dashboard's figures, computed from the store's indexes. */
+import type { DailyCounts, Store } from './store-types';
+
+export const CHART_DAYS = 90;
+export const PAGE_SIZE = 20;
+
+/** The last `count` UTC days, oldest first, ending today. */
+export function lastDays(now: Date, count: number): string[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: count }, (_, index) => new Date(today - (count - 1 - index) * 86_400_000).toISOString().slice(0, 10));
+}
+
+const totalOf = (row: Record<string, number> | undefined) => Object.values(row ?? {}).reduce((sum, count) => sum + count, 0);
+
+function sumDays(counts: DailyCounts, days: string[]): number {
+  return days.reduce((sum, day) => sum + totalOf(counts[day]), 0);
+}
+
+function bySource(counts: DailyCounts): Record<string, number> {
+  const sources: Record<string, number> = {};
+  for (const row of Object.values(counts)) for (const [source, count] of Object.entries(row)) sources[source] = (sources[source] ?? 0) + count;
+  return sources;
+}
+
+/** Everything the dashboard's first view shows, fetched concurrently so the adapter can batch it. */
+export async function overview(store: Store, now: Date) {
+  const days = lastDays(now, CHART_DAYS);
+  const page = { offset: 0, limit: PAGE_SIZE };
+  const [subscriberTotal, leadTotal, subscriberDaily, leadDaily, subscribers, leads] = await Promise.all([
+    store.countSubscribers(),
+    store.countLeads(),
+    store.dailyCounts('subscribers', days),
+    store.dailyCounts('leads', days),
+    store.listSubscribers(page),
+    store.listLeads(page),
+  ]);
+  const last = (count: number) => days.slice(-count);
+  return {
+    totals: {
+      subscribers: { total: subscriberTotal, last7: sumDays(subscriberDaily, last(7)), last30: sumDays(subscriberDaily, last(30)) },
+      leads: { total: leadTotal, last7: sumDays(leadDaily, last(7)), last30: sumDays(leadDaily, last(30)) },
+    },
+    daily: days.map((day) => ({ day, subscribers: totalOf(subscriberDaily[day]), leads: totalOf(leadDaily[day]) })),
+    sources: { subscribers: bySource(subscriberDaily), leads: bySource(leadDaily) },
+    subscribers: { items: subscribers, total: subscriberTotal, page: 1, pageSize: PAGE_SIZE },
+    leads: { items: leads, total: leadTotal, page: 1, pageSize: PAGE_SIZE },
+  };
+}
+
+export type Overview = Awaited<ReturnType<typeof overview>>;
+
+/** A page number from the query string: 1 or more. */
+export function pageParam(url: URL): number {
+  const page = Number(url.searchParams.get('page') ?? 1);
+  return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+}

@@ -1,0 +1,43 @@
+import type { Config } from '@netlify/functions';
+import { ADMIN_HEADERS, adminConfig, adminHandler, LOGIN_WINDOW_SECONDS, MAX_LOGIN_FAILURES, NOT_CONFIGURED, requireBackend, requireSameOrigin } from './_lib/admin';
+import { newSessionId, SESSION_MAX_AGE_SECONDS, sessionCookie, signSession } from './_lib/auth';
+import { getEnv } from './_lib/env';
+import { storeCall } from './_lib/form-endpoint';
+import { errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
+import { AdminLoginRequest } from './_lib/schemas';
+
+/** Checks the admin password on the server and starts a session: a fresh id each time, kept in the store. */
+export default adminHandler('admin-login', async (req, context) => {
+  requireMethod(req, ['POST']);
+  requireSameOrigin(req);
+  const config = adminConfig(context);
+  if (!config) {
+    console.error('[admin-login] admin login is not configured');
+    return errorResponse(503, NOT_CONFIGURED, { headers: ADMIN_HEADERS });
+  }
+  const { store } = requireBackend(context);
+  const timeoutMs = getEnv().STORE_TIMEOUT_MS;
+  const client = context.ip || 'unknown';
+  const now = new Date();
+
+  // Refused while the window of failures lasts, even with the right password. If the check
+  // itself cannot be made in time, storeCall throws and the login is refused (503), never let through.
+  const failures = await storeCall(() => store.loginFailures(client, now), timeoutMs);
+  if (failures.count >= MAX_LOGIN_FAILURES) {
+    const seconds = Math.max(1, Math.ceil((failures.resetAt - now.getTime()) / 1000));
+    return errorResponse(429, `Too many failed attempts. Try again in ${Math.ceil(seconds / 60)} minutes.`, { headers: { ...ADMIN_HEADERS, 'Retry-After': String(seconds) } });
+  }
+
+  const { password } = parseWith(AdminLoginRequest, await readJsonBody(req));
+  if (!(await config.checkPassword(password))) {
+    await storeCall(() => store.recordLoginFailure(client, LOGIN_WINDOW_SECONDS, now), timeoutMs);
+    return errorResponse(401, 'Invalid password', { headers: ADMIN_HEADERS });
+  }
+
+  const sessionId = newSessionId();
+  const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000);
+  await storeCall(() => store.createSession(sessionId, expiresAt), timeoutMs);
+  return json(200, { authenticated: true, expiresAt: expiresAt.toISOString() }, { ...ADMIN_HEADERS, 'Set-Cookie': sessionCookie(signSession(sessionId, expiresAt, config.secret), SESSION_MAX_AGE_SECONDS) });
+});
+
+export const config: Config = { path: '/api/admin/login' };

@@ -1,0 +1,21 @@
+import type { Config } from '@netlify/functions';
+import { ADMIN_HEADERS, adminConfig, adminHandler, NOT_CONFIGURED, requireAdmin } from './_lib/admin';
+import { errorResponse, HttpError, json, requireMethod } from './_lib/http';
+
+/**
+ * Tells the admin page whether its cookie is a live session, so a reload keeps the person logged
+ * in. Not being logged in is an answer here (200), not an error: the data endpoints answer 401.
+ */
+export default adminHandler('admin-session', async (req, context) => {
+  requireMethod(req, ['GET']);
+  if (!adminConfig(context)) return errorResponse(503, NOT_CONFIGURED, { headers: ADMIN_HEADERS });
+  try {
+    await requireAdmin(req, context);
+    return json(200, { authenticated: true }, ADMIN_HEADERS);
+  } catch (error) {
+    if (error instanceof HttpError && error.response.status === 401) return json(200, { authenticated: false }, ADMIN_HEADERS);
+    throw error;
+  }
+});
+
+export const config: Config = { path: '/api/admin/session' };
