@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_BROKEN_PORT, E2E_PORT, E2E_STORE_DIR } from './tests/support/e2e-env';
+import { E2E_ADMIN_PASSWORD, E2E_BROKEN_PORT, E2E_PORT, E2E_SESSION_SECRET, E2E_STORE_DIR } from './tests/support/e2e-env';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -29,7 +29,7 @@ export default defineConfig({
     {
       // The production build, served by the same local server as `npm start`, with its own store.
       command: 'node scripts/serve.ts',
-      env: { PORT: String(E2E_PORT), LOCAL_STORE_DIR: E2E_STORE_DIR, RATE_LIMIT_PER_MINUTE: '1000' },
+      env: { PORT: String(E2E_PORT), LOCAL_STORE_DIR: E2E_STORE_DIR, RATE_LIMIT_PER_MINUTE: '1000', ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, SESSION_SECRET: E2E_SESSION_SECRET },
       url: `http://localhost:${E2E_PORT}/`,
       reuseExistingServer: false,
       timeout: 60_000,

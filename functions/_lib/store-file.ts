@@ -28,8 +28,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function createFileStore(directory: string): Store {
   const file = path.join(directory, 'store.json');
   const lockFile = path.join(directory, 'store.lock');
-  // Writers in this module instance queue here first, so they do not poll the lock against each other.
-  let queue: Promise<unknown> = Promise.resolve();
+  // Commits of this module instance run one after another, so they do not poll the lock against each other.
+  let queue: Promise<void> = Promise.resolve();
 
   async function read(): Promise<Data> {
     try {
@@ -58,22 +58,39 @@ export function createFileStore(directory: string): Store {
     }
   }
 
-  function update<T>(change: (data: Data) => T): Promise<T> {
-    const run = queue.then(async () => {
+  /** Changes waiting for the lock; they are applied together, in order, with one write (a group commit). */
+  let pending: { change: (data: Data) => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
+
+  async function commit(): Promise<void> {
+    const batch = pending;
+    pending = [];
+    try {
       await acquireLock();
-      try {
-        const data = await read();
-        const result = change(data);
-        const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-        await writeFile(temporary, JSON.stringify(data));
-        await rename(temporary, file);
-        return result;
-      } finally {
-        await rm(lockFile, { force: true });
-      }
+    } catch (error) {
+      for (const { reject } of batch) reject(error);
+      return;
+    }
+    try {
+      const data = await read();
+      const results = batch.map(({ change }) => change(data));
+      const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+      await writeFile(temporary, JSON.stringify(data));
+      await rename(temporary, file);
+      batch.forEach(({ resolve }, index) => resolve(results[index]));
+    } catch (error) {
+      for (const { reject } of batch) reject(error);
+    } finally {
+      await rm(lockFile, { force: true });
+    }
+  }
+
+  function update<T>(change: (data: Data) => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const first = pending.length === 0;
+      pending.push({ change, resolve: (value) => resolve(value as T), reject });
+      // One commit per batch: the first change of a batch schedules it behind the previous commit.
+      if (first) queue = queue.then(commit, commit);
     });
-    queue = run.catch(() => undefined);
-    return run;
   }
 
   const newestFirst = <T extends { createdAt: string }>(records: T[]) => [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt));

@@ -10,6 +10,10 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 4399);
 export const E2E_BROKEN_PORT = E2E_PORT - 1;
 export const E2E_STORE_DIR = path.join(ROOT, '.data', 'e2e-store');
 
+/** The admin login of the main e2e server (local plain-password mode). */
+export const E2E_ADMIN_PASSWORD = 'e2e admin password 4f9c';
+export const E2E_SESSION_SECRET = 'e2e-session-secret-0123456789abcdef0123';
+
 export const brokenOrigin = `http://localhost:${E2E_BROKEN_PORT}`;
 
 interface StoredData {

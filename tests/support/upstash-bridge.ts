@@ -31,6 +31,8 @@ export interface UpstashBridge {
   stop(): Promise<void>;
   /** While true, every request hangs for 30 s and then answers 500. */
   setBroken(broken: boolean): void;
+  /** HTTP requests answered so far: each one is a round trip of the client to the store. */
+  requestCount(): number;
 }
 
 const BROKEN_DELAY_MS = 30_000;
@@ -222,6 +224,7 @@ export async function startUpstashBridge(options: UpstashBridgeOptions): Promise
       send(res, 400, { error: 'ERR the body is not valid JSON' });
       return;
     }
+    requests += 1;
     const base64 = String(req.headers['upstash-encoding'] ?? '').toLowerCase() === 'base64';
     const pathname = new URL(req.url ?? '/', 'http://bridge').pathname.replace(/\/+$/, '');
     const { status, payload } = pathname.endsWith('/pipeline')
@@ -232,6 +235,7 @@ export async function startUpstashBridge(options: UpstashBridgeOptions): Promise
     send(res, status, payload);
   }
 
+  let requests = 0;
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => send(res, 500, { error: errorMessage(error) }));
   });
@@ -256,6 +260,7 @@ export async function startUpstashBridge(options: UpstashBridgeOptions): Promise
     setBroken(value: boolean) {
       broken = value;
     },
+    requestCount: () => requests,
     async stop() {
       if (stopped) return;
       stopped = true;

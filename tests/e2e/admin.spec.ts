@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_ADMIN_PASSWORD, uniqueEmail } from '../support/e2e-env';
+
+async function logIn(page: Page, password = E2E_ADMIN_PASSWORD) {
+  await page.goto('/admin/insights');
+  const form = page.getByRole('form', { name: 'Admin login' });
+  await form.getByLabel('Password').fill(password);
+  await form.getByRole('button', { name: 'Log in' }).click();
+}
+
+test('a wrong password shows "Invalid password"', async ({ page }) => {
+  await logIn(page, 'not the password');
+  await expect(page.getByRole('alert')).toHaveText('Invalid password');
+  await expect(page.getByRole('button', { name: 'Logout' })).toHaveCount(0);
+});
+
+test('the owner sees what was just submitted, keeps the session on reload, exports CSV and logs out', async ({ page, context }) => {
+  const subscriberEmail = uniqueEmail('admin-sub');
+  const leadEmail = uniqueEmail('admin-lead');
+  const hostileName = '<img src=x onerror=alert(1)>';
+  const dialogs: string[] = [];
+  page.on('dialog', async (dialog) => {
+    dialogs.push(dialog.message());
+    await dialog.dismiss();
+  });
+
+  // A visitor subscribes in the footer and sends the contact form.
+  await page.goto('/contact');
+  const footer = page.getByRole('form', { name: 'Newsletter signup' });
+  await footer.getByLabel('Name').fill('Owner Check');
+  await footer.getByLabel('E-mail').fill(subscriberEmail);
+  await footer.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(page.getByRole('region', { name: 'Notification' })).toContainText('Subscribed successfully!');
+  const contact = page.getByRole('main').getByRole('form', { name: 'Contact form' });
+  await contact.getByLabel('Name').fill(hostileName);
+  await contact.getByLabel('E-mail').fill(leadEmail);
+  await contact.getByLabel('How can we help?').fill('Please call me back.');
+  await contact.getByRole('button', { name: 'Send message' }).click();
+  await expect(contact.getByRole('status')).toBeVisible();
+
+  // The owner logs in and finds both.
+  await logIn(page);
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  const leads = page.locator('section[aria-labelledby="leads-title"]');
+  const subscribers = page.locator('section[aria-labelledby="subscribers-title"]');
+  await expect(leads.getByRole('row', { name: new RegExp(leadEmail) })).toBeVisible();
+  await expect(subscribers.getByRole('row', { name: new RegExp(subscriberEmail) })).toBeVisible();
+  // The hostile name is text, not markup, and nothing ran.
+  await expect(leads.getByRole('row', { name: new RegExp(leadEmail) }).getByRole('cell', { name: hostileName, exact: true })).toBeVisible();
+  await expect(leads.locator('img')).toHaveCount(0);
+  expect(dialogs).toEqual([]);
+
+  // The session cookie is HttpOnly, and a reload keeps the person logged in.
+  const cookie = (await context.cookies()).find((item) => item.name === '__Host-admin_session');
+  expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
+  expect(await page.evaluate(() => document.cookie)).not.toContain('admin_session');
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+
+  // The CSV exports contain the new records.
+  const leadsDownload = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export leads (CSV)' }).click();
+  const leadsCsv = readFileSync((await (await leadsDownload).path()) ?? '', 'utf8');
+  expect(leadsCsv).toContain(leadEmail);
+  expect(leadsCsv.split('\r\n')[0]).toBe('created_at,name,email,company,source,notes,id');
+  const subscribersDownload = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export subscribers (CSV)' }).click();
+  expect(readFileSync((await (await subscribersDownload).path()) ?? '', 'utf8')).toContain(subscriberEmail);
+
+  // Logout returns to the login form, for good.
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByRole('form', { name: 'Admin login' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('form', { name: 'Admin login' })).toBeVisible();
+});
+
+test('the admin page is not for search engines', async ({ request }) => {
+  const response = await request.get('/admin/insights');
+  expect(response.headers()['x-robots-tag']).toContain('noindex');
+  expect(await response.text()).toContain('<meta name="robots" content="noindex');
+  expect(await (await request.get('/robots.txt')).text()).toContain('Disallow: /admin');
+  expect(await (await request.get('/sitemap-0.xml')).text()).not.toContain('/admin');
+});
