@@ -50,6 +50,16 @@ export function createContext({ ip, params = {} }: { ip: string; params?: Record
   return context as unknown as Context;
 }
 
+/**
+ * Bundles one module of functions/ (whose imports have no file extensions, as bundlers expect)
+ * so a Node script can import it; used by the seeding and benchmark scripts.
+ */
+export async function importBundled<T>(projectRoot: string, entry: string): Promise<T> {
+  const outfile = path.join(projectRoot, '.netlify', 'scripts', `${path.basename(entry).replace(/\.[^.]+$/, '')}.mjs`);
+  await build({ entryPoints: [path.join(projectRoot, entry)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node22', packages: 'external', logLevel: 'error' });
+  return (await import(`${pathToFileURL(outfile).href}?v=${Date.now()}`)) as T;
+}
+
 export interface FunctionsRunner {
   /** The function's answer, or undefined when no function owns the path. */
   handle: (request: Request, ip: string) => Promise<Response | undefined>;

@@ -22,18 +22,10 @@ function bySource(counts: DailyCounts): Record<string, number> {
   return sources;
 }
 
-/** Everything the dashboard's first view shows, fetched concurrently so the adapter can batch it. */
+/** Everything the dashboard's first view shows. */
 export async function overview(store: Store, now: Date) {
   const days = lastDays(now, CHART_DAYS);
-  const page = { offset: 0, limit: PAGE_SIZE };
-  const [subscriberTotal, leadTotal, subscriberDaily, leadDaily, subscribers, leads] = await Promise.all([
-    store.countSubscribers(),
-    store.countLeads(),
-    store.dailyCounts('subscribers', days),
-    store.dailyCounts('leads', days),
-    store.listSubscribers(page),
-    store.listLeads(page),
-  ]);
+  const { subscriberTotal, leadTotal, subscriberDaily, leadDaily, subscribers, leads } = await store.dashboard(days, { offset: 0, limit: PAGE_SIZE });
   const last = (count: number) => days.slice(-count);
   return {
     totals: {

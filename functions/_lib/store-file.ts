@@ -31,13 +31,25 @@ export function createFileStore(directory: string): Store {
   // Commits of this module instance run one after another, so they do not poll the lock against each other.
   let queue: Promise<void> = Promise.resolve();
 
-  async function read(): Promise<Data> {
+  /** The file as it is now, parsed afresh: what a write starts from. */
+  async function readFresh(): Promise<Data> {
     try {
       return { ...emptyData(), ...(JSON.parse(await readFile(file, 'utf8')) as Partial<Data>) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyData();
       throw error;
     }
+  }
+
+  // Reads share one parse of the file until it changes (another write, here or in another
+  // process): the dashboard asks for several figures at once from a file of megabytes.
+  let cache: { version: string; data: Promise<Data> } | undefined;
+
+  async function read(): Promise<Data> {
+    const info = await stat(file).catch(() => undefined);
+    const version = info ? `${info.mtimeMs}:${info.size}:${info.ino}` : 'none';
+    if (cache?.version !== version) cache = { version, data: readFresh() };
+    return cache.data;
   }
 
   async function acquireLock(): Promise<void> {
@@ -71,7 +83,7 @@ export function createFileStore(directory: string): Store {
       return;
     }
     try {
-      const data = await read();
+      const data = await readFresh();
       const results = batch.map(({ change }) => change(data));
       const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
       await writeFile(temporary, JSON.stringify(data));
@@ -108,7 +120,7 @@ export function createFileStore(directory: string): Store {
     return counts;
   }
 
-  return {
+  const store: Store = {
     subscribe: (input: SubscribeInput, now: Date) =>
       update((data) => {
         const at = now.toISOString();
@@ -153,6 +165,18 @@ export function createFileStore(directory: string): Store {
 
     honeypotCounts: async () => (await read()).honeypot,
 
+    async dashboard(days, page) {
+      const [subscriberTotal, leadTotal, subscriberDaily, leadDaily, subscribers, leads] = await Promise.all([
+        store.countSubscribers(),
+        store.countLeads(),
+        store.dailyCounts('subscribers', days),
+        store.dailyCounts('leads', days),
+        store.listSubscribers(page),
+        store.listLeads(page),
+      ]);
+      return { subscriberTotal, leadTotal, subscriberDaily, leadDaily, subscribers, leads };
+    },
+
     deleteSubscriber: (email: string) =>
       update((data) => {
         const existed = email in data.subscribers;
@@ -190,5 +214,5 @@ export function createFileStore(directory: string): Store {
       return current && current.resetAt > now.getTime() ? current : { count: 0, resetAt: 0 };
     },
   };
+  return store;
 }
-

@@ -63,6 +63,38 @@ function countsOf(reply: unknown): Record<string, number> {
   return counts;
 }
 
+/**
+ * The dashboard's first view in one round trip: both totals, the newest page of each list with
+ * its records, and the per-day counts of every day asked for.
+ * KEYS: subscriber index, lead index. ARGV: offset, limit, subscriber key prefix, lead key prefix,
+ * subscriber daily prefix, lead daily prefix, then the days.
+ */
+const DASHBOARD_SCRIPT = `
+local first, last = tonumber(ARGV[1]), tonumber(ARGV[1]) + tonumber(ARGV[2]) - 1
+local function records(index, prefix)
+  local out = {}
+  for i, member in ipairs(redis.call('ZRANGE', index, first, last, 'REV')) do
+    out[i] = redis.call('GET', prefix .. member) or ''
+  end
+  return out
+end
+local subscriberDaily, leadDaily = {}, {}
+for i = 7, #ARGV do
+  subscriberDaily[i - 6] = redis.call('HGETALL', ARGV[5] .. ARGV[i])
+  leadDaily[i - 6] = redis.call('HGETALL', ARGV[6] .. ARGV[i])
+end
+return { redis.call('ZCARD', KEYS[1]), redis.call('ZCARD', KEYS[2]), records(KEYS[1], ARGV[3]), records(KEYS[2], ARGV[4]), subscriberDaily, leadDaily }
+`;
+
+function dailyFrom(days: string[], rows: unknown[]): DailyCounts {
+  const counts: DailyCounts = {};
+  days.forEach((day, index) => {
+    const row = countsOf(rows[index]);
+    if (Object.keys(row).length > 0) counts[day] = row;
+  });
+  return counts;
+}
+
 function parseRecord<T>(value: unknown): T | undefined {
   return typeof value === 'string' ? (JSON.parse(value) as T) : undefined;
 }
@@ -147,17 +179,27 @@ export function createRedisStore(redis: Redis): Store {
       if (days.length === 0) return {};
       const pipeline = redis.pipeline();
       for (const day of days) pipeline.hgetall(KEYS.daily(kind, day));
-      const results: unknown[] = await pipeline.exec();
-      const counts: DailyCounts = {};
-      days.forEach((day, index) => {
-        const row = countsOf(results[index]);
-        if (Object.keys(row).length > 0) counts[day] = row;
-      });
-      return counts;
+      return dailyFrom(days, await pipeline.exec());
     },
 
     async honeypotCounts() {
       return countsOf(await redis.hgetall(KEYS.honeypot));
+    },
+
+    async dashboard(days, { offset, limit }) {
+      const [subscriberTotal, leadTotal, subscribers, leads, subscriberDaily, leadDaily] = (await redis.eval(
+        DASHBOARD_SCRIPT,
+        [KEYS.subscribersByCreated, KEYS.leadsByCreated],
+        [String(offset), String(limit), KEYS.subscriber(''), KEYS.lead(''), KEYS.daily('subscribers', ''), KEYS.daily('leads', ''), ...days],
+      )) as [number, number, string[], string[], unknown[], unknown[]];
+      return {
+        subscriberTotal: Number(subscriberTotal),
+        leadTotal: Number(leadTotal),
+        subscribers: subscribers.filter(Boolean).map(toSubscriber),
+        leads: leads.flatMap((value) => parseRecord<Lead>(value || undefined) ?? []),
+        subscriberDaily: dailyFrom(days, subscriberDaily),
+        leadDaily: dailyFrom(days, leadDaily),
+      };
     },
 
     async deleteSubscriber(email: string) {

@@ -56,6 +56,8 @@ export interface Store {
   /** New subscribers or leads per day and source, for the given UTC days (YYYY-MM-DD). */
   dailyCounts(kind: 'subscribers' | 'leads', days: string[]): Promise<DailyCounts>;
   honeypotCounts(): Promise<Record<string, number>>;
+  /** What the admin dashboard's first view needs, in as few store round trips as the adapter can manage. */
+  dashboard(days: string[], page: Page): Promise<DashboardData>;
   /** Erases a subscriber (an erasure request); true when there was one. */
   deleteSubscriber(email: string): Promise<boolean>;
 
@@ -66,6 +68,16 @@ export interface Store {
   /** Counts a failed admin login for a client; returns the failures in the current window and when it ends. */
   recordLoginFailure(client: string, windowSeconds: number, now: Date): Promise<LoginFailures>;
   loginFailures(client: string, now: Date): Promise<LoginFailures>;
+}
+
+export interface DashboardData {
+  subscriberTotal: number;
+  leadTotal: number;
+  subscriberDaily: DailyCounts;
+  leadDaily: DailyCounts;
+  /** Newest first. */
+  subscribers: Subscriber[];
+  leads: Lead[];
 }
 
 export interface LoginFailures {

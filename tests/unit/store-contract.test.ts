@@ -147,6 +147,52 @@ describe.each([
     expect(await store.honeypotCounts()).toEqual({ subscribers: 2 });
   });
 
+  test("gives the dashboard's first view in one call, matching the separate queries", async () => {
+    const store = await adapter.fresh();
+    for (let index = 0; index < 3; index += 1) {
+      await store.subscribe({ email: `d${index}@example.com`, firstName: '1234', source: 'website_footer' }, new Date(NOW.getTime() + index));
+      await store.createLead({ name: 'null', email: `l${index}@example.com`, source: 'zoho_guide' }, LATER);
+    }
+    const days = [dayOf(NOW), dayOf(LATER)];
+    const view = await store.dashboard(days, { offset: 0, limit: 2 });
+    expect(view).toEqual({
+      subscriberTotal: 3,
+      leadTotal: 3,
+      subscriberDaily: await store.dailyCounts('subscribers', days),
+      leadDaily: await store.dailyCounts('leads', days),
+      subscribers: await store.listSubscribers({ offset: 0, limit: 2 }),
+      leads: await store.listLeads({ offset: 0, limit: 2 }),
+    });
+    expect(view.subscribers.map((subscriber) => subscriber.email)).toEqual(['d2@example.com', 'd1@example.com']);
+    expect(view.subscribers[0]?.firstName).toBe('1234');
+  });
+
+  test('keeps admin sessions until they expire or are deleted, and counts login failures per window', async () => {
+    const store = await adapter.fresh();
+    await store.createSession('session-a', new Date(Date.now() + 60_000));
+    expect(await store.hasSession('session-a', new Date())).toBe(true);
+    expect(await store.hasSession('session-a', new Date(Date.now() + 120_000))).toBe(false);
+    await store.deleteSession('session-a');
+    expect(await store.hasSession('session-a', new Date())).toBe(false);
+    expect(await store.hasSession('never-created', new Date())).toBe(false);
+    const now = new Date();
+    expect((await store.recordLoginFailure('ip-1', 900, now)).count).toBe(1);
+    const second = await store.recordLoginFailure('ip-1', 900, now);
+    expect(second.count).toBe(2);
+    expect(second.resetAt).toBeGreaterThan(now.getTime() + 890_000);
+    expect((await store.loginFailures('ip-1', now)).count).toBe(2);
+    expect((await store.loginFailures('ip-2', now)).count).toBe(0);
+  });
+
+  test('erases a subscriber on request', async () => {
+    const store = await adapter.fresh();
+    await store.subscribe({ email: 'erase@example.com', firstName: 'E', source: 'website_footer' }, NOW);
+    expect(await store.deleteSubscriber('erase@example.com')).toBe(true);
+    expect(await store.deleteSubscriber('erase@example.com')).toBe(false);
+    expect(await store.getSubscriber('erase@example.com')).toBeUndefined();
+    expect(await store.countSubscribers()).toBe(0);
+  });
+
   test('records survive a restart of the store', async () => {
     const store = await adapter.fresh();
     await store.subscribe({ email: 'kept@example.com', firstName: 'Kept', source: 'website_footer' }, NOW);

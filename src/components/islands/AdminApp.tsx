@@ -1,5 +1,5 @@
 import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import type { Overview } from '../../../functions/_lib/insights';
 import type { Lead, Subscriber } from '../../../functions/_lib/store-types';
 import { ApiError, apiRequest, getQueryFn } from '../../lib/api';
@@ -9,7 +9,8 @@ import { toast } from '../../stores/toasts';
 import { Button } from '../ui/button';
 import { Field, FormAlert, Input } from '../ui/field';
 
-const ActivityChart = lazy(() => import('./ActivityChart').then((module) => ({ default: module.ActivityChart })));
+const loadChart = () => import('./ActivityChart').then((module) => ({ default: module.ActivityChart }));
+const ActivityChart = lazy(loadChart);
 
 const SESSION_KEY = ['/api/admin/session'];
 
@@ -102,6 +103,8 @@ function LoginForm() {
 function Dashboard({ analyticsUrl }: { analyticsUrl?: string }) {
   const client = useQueryClient();
   const overview = useQuery<Overview>({ queryKey: ['/api/admin/overview'] });
+  // The chart's code downloads while the figures are on their way.
+  useEffect(() => void loadChart(), []);
 
   async function logout() {
     try {
