@@ -1,10 +1,10 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, adminHandler, requireAdmin, requireSameOrigin } from './_lib/admin';
+import { ADMIN_HEADERS, adminHandler, csvDownload, requireAdmin, requireSameOrigin } from './_lib/admin';
 import { toCsv } from './_lib/csv';
 import { getEnv } from './_lib/env';
 import { storeCall } from './_lib/form-endpoint';
 import { errorResponse, json, requireMethod } from './_lib/http';
-import { PAGE_SIZE, pageParam } from './_lib/insights';
+import { ALL, listPage } from './_lib/insights';
 import { Email } from './_lib/schemas';
 import type { Subscriber } from './_lib/store-types';
 
@@ -32,15 +32,8 @@ export default adminHandler('admin-subscribers', async (req, context) => {
   }
 
   const url = new URL(req.url);
-  if (url.searchParams.get('format') === 'csv') {
-    const subscribers = await storeCall(() => backend.store.listSubscribers({ offset: 0, limit: 1_000_000 }), timeoutMs);
-    return new Response(toCsv(COLUMNS, subscribers), {
-      headers: { ...ADMIN_HEADERS, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="subscribers-${new Date().toISOString().slice(0, 10)}.csv"`, 'X-Content-Type-Options': 'nosniff' },
-    });
-  }
-  const page = pageParam(url);
-  const [items, total] = await storeCall(() => Promise.all([backend.store.listSubscribers({ offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE }), backend.store.countSubscribers()]), timeoutMs);
-  return json(200, { items, total, page, pageSize: PAGE_SIZE }, ADMIN_HEADERS);
+  if (url.searchParams.get('format') === 'csv') return csvDownload('subscribers', toCsv(COLUMNS, await storeCall(() => backend.store.listSubscribers(ALL), timeoutMs)));
+  return json(200, await storeCall(() => listPage(url, backend.store.listSubscribers, backend.store.countSubscribers), timeoutMs), ADMIN_HEADERS);
 });
 
 export const config: Config = { path: ['/api/admin/subscribers', '/api/admin/subscribers/:email'] };

@@ -64,6 +64,18 @@ export async function requireAdmin(req: Request, context: Context): Promise<{ ba
   return { backend, sessionId: session.sessionId };
 }
 
+/** A CSV file to download, named after what it holds and the day. */
+export function csvDownload(name: string, csv: string): Response {
+  return new Response(csv, {
+    headers: {
+      ...ADMIN_HEADERS,
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
+
 /** Runs an admin handler with the shared error handling: no internal detail ever reaches the client. */
 export function adminHandler(name: string, handler: (req: Request, context: Context) => Promise<Response>) {
   return async (req: Request, context: Context): Promise<Response> => {

@@ -46,3 +46,13 @@ export function pageParam(url: URL): number {
   const page = Number(url.searchParams.get('page') ?? 1);
   return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
 }
+
+/** One page of a newest-first list, with the total, as the dashboard's tables read it. */
+export async function listPage<T>(url: URL, list: (page: { offset: number; limit: number }) => Promise<T[]>, count: () => Promise<number>) {
+  const page = pageParam(url);
+  const [items, total] = await Promise.all([list({ offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE }), count()]);
+  return { items, total, page, pageSize: PAGE_SIZE };
+}
+
+/** Every record of a list, for CSV export. */
+export const ALL = { offset: 0, limit: 1_000_000 };
