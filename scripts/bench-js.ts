@@ -48,7 +48,7 @@ try {
     });
     await page.goto(`http://localhost:${port}${route}`, { waitUntil: 'networkidle' });
     await page.waitForTimeout(1500);
-    const inline = await page.$$eval('script:not([src])', (scripts) => scripts.filter((script) => !script.type || script.type === 'module').map((script) => script.textContent ?? ''));
+    const inline = await page.$$eval('script:not([src])', (scripts) => scripts.filter((script) => script instanceof HTMLScriptElement && (!script.type || script.type === 'module')).map((script) => script.textContent ?? ''));
     const before = [...fetched.values(), ...inline.map((code) => Buffer.from(code))];
     const firstLoad = { raw: before.reduce((sum, code) => sum + code.byteLength, 0), gzip: before.reduce((sum, code) => sum + gzipSync(code).byteLength, 0) };
     const filesBefore = fetched.size;

@@ -6,3 +6,6 @@ declare module 'astro' {
     'client:event'?: string;
   }
 }
+
+// A module file, so the declaration above extends Astro's types instead of replacing them.
+export {};
