@@ -10,6 +10,10 @@ import { readSiteConfig } from './src/site.config.ts';
 const env = { ...loadEnv(process.env.NODE_ENV ?? 'production', process.cwd(), ''), ...process.env };
 const site = readSiteConfig(env);
 
+/** The origin of a configured embed, for the Content-Security-Policy; nothing when it is not set. */
+const originOf = (url) => (url ? [new URL(url).origin] : []);
+const frameSources = [...originOf(site.contactFormUrl), ...originOf(site.analyticsDashboardUrl)];
+
 /** Pages that exist for people who land on them by mistake or by login, never for search engines. */
 const UNLISTED = /\/(404|admin)(\/|$)/;
 
@@ -30,6 +34,24 @@ export default defineConfig({
     sitemap({ filter: (page) => !UNLISTED.test(new URL(page).pathname) }),
   ],
   prefetch: false,
+  security: {
+    // A per-page policy with the hash of every script and style Astro emits: no 'unsafe-inline'.
+    // Other hosts appear only when the owner configures an embed.
+    csp: {
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        `frame-src ${frameSources.length ? frameSources.join(' ') : "'none'"}`,
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+      ],
+      scriptDirective: { resources: ["'self'", ...originOf(site.chatWidgetUrl)] },
+      styleDirective: { resources: ["'self'"] },
+    },
+  },
   image: {
     // The illustrations are the site's own SVG files, rasterised to WebP for pages and PNG for link previews.
     dangerouslyProcessSVG: true,

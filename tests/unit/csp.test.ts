@@ -1,0 +1,44 @@
+/**
+ * Every built page carries a Content-Security-Policy without 'unsafe-inline' for scripts, and
+ * the hash of each of its inline scripts and JSON-LD blocks is in that policy.
+ * Reads dist/, which `npm test` builds first.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { PROJECT_ROOT } from '../support/site-copy';
+
+const DIST = path.join(PROJECT_ROOT, 'dist');
+
+function pages(directory: string): string[] {
+  return readdirSync(directory).flatMap((entry) => {
+    const full = path.join(directory, entry);
+    if (statSync(full).isDirectory()) return entry === '_astro' ? [] : pages(full);
+    return entry.endsWith('.html') ? [full] : [];
+  });
+}
+
+const PAGES = existsSync(DIST) ? pages(DIST).map((file) => path.relative(DIST, file)) : [];
+
+describe('content security policy of the built pages', () => {
+  test('the build has pages to check', () => {
+    expect(PAGES.length).toBeGreaterThan(30);
+  });
+
+  test.each(PAGES)('%s', (page) => {
+    const html = readFileSync(path.join(DIST, page), 'utf8');
+    const policy = /<meta http-equiv="content-security-policy" content="([^"]+)"/.exec(html)?.[1];
+    expect(policy, 'no CSP meta tag').toBeDefined();
+    const scriptSrc = policy?.split(';').find((directive) => directive.trim().startsWith('script-src')) ?? '';
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
+    expect(scriptSrc).not.toContain("'unsafe-eval'");
+    const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(inline.length).toBeGreaterThan(0);
+    for (const [, attributes, body] of inline) {
+      const hash = `'sha256-${createHash('sha256').update(body ?? '').digest('base64')}'`;
+      expect(scriptSrc, `inline script ${attributes?.trim() || '(classic)'} of ${page} is not in the policy`).toContain(hash);
+    }
+    expect(html).not.toMatch(/<[a-z][^>]*\sstyle="/i);
+  });
+});
