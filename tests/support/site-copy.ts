@@ -3,7 +3,7 @@
  * content and build it without touching the working tree.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +33,13 @@ function buildEnv(): NodeJS.ProcessEnv {
 export function copySite(): SiteCopy {
   const root = mkdtempSync(path.join(tmpdir(), 'site-copy-'));
   for (const entry of COPIED) cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
-  symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  // The packages are linked one by one, so the copy's caches (node_modules/.astro, .vite) are its own.
+  const modules = path.join(root, 'node_modules');
+  mkdirSync(modules);
+  for (const entry of readdirSync(path.join(PROJECT_ROOT, 'node_modules'))) {
+    if (entry === '.astro' || entry === '.vite') continue;
+    symlinkSync(path.join(PROJECT_ROOT, 'node_modules', entry), path.join(modules, entry));
+  }
   return {
     root,
     file: (...parts) => path.join(root, ...parts),
