@@ -2,7 +2,7 @@ import * as React from 'react';
 import { cn } from '../../lib/cn';
 
 const inputClass =
-  'block h-11 w-full rounded-xl border-0 bg-white px-4 text-base text-ink-900 shadow-sm ring-1 ring-ink-200 ring-inset placeholder:text-ink-500 focus:ring-2 focus:ring-brand-600 focus:outline-none aria-invalid:ring-2 aria-invalid:ring-danger-700';
+  'block h-11 w-full rounded-xl border-0 bg-white px-4 text-base text-ink-900 shadow-sm ring-1 ring-ink-200 ring-inset placeholder:text-ink-500 focus:ring-2 focus:ring-brand-600 aria-invalid:ring-2 aria-invalid:ring-danger-700';
 
 export function Input({ className, ...props }: React.ComponentProps<'input'>) {
   return <input className={cn(inputClass, className)} {...props} />;

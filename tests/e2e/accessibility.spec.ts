@@ -1,0 +1,70 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { ALL_ROUTES } from '../support/routes';
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+async function expectNoViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+  expect(violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+test.describe('no WCAG 2.2 A/AA violation', () => {
+  for (const route of [...ALL_ROUTES, '/no-such-page']) {
+    test(`on ${route}`, async ({ page }) => {
+      await page.goto(route);
+      await expectNoViolations(page);
+    });
+  }
+
+  test('with the contact dialog open', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('main').getByRole('button', { name: 'Contact Us' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectNoViolations(page);
+  });
+
+  test('with the mobile menu open', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto('/blog');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeVisible();
+    await expectNoViolations(page);
+  });
+
+  test('with every form showing its validation errors and a toast on screen', async ({ page }) => {
+    await page.goto('/blog/what-to-automate-first');
+    const newsletter = page.getByRole('form', { name: 'Newsletter', exact: true });
+    await newsletter.scrollIntoViewIfNeeded();
+    await newsletter.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(newsletter.getByText('First name is required')).toBeVisible();
+    const footer = page.getByRole('form', { name: 'Newsletter signup' });
+    await footer.scrollIntoViewIfNeeded();
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(footer.getByText('Name is required')).toBeVisible();
+    await page.getByRole('button', { name: 'Get Started' }).first().click();
+    const contact = page.getByRole('dialog').getByRole('form', { name: 'Contact form' });
+    await contact.getByRole('button', { name: 'Send message' }).click();
+    await expect(contact.getByText('Please tell us a little about what you need')).toBeVisible();
+    await expectNoViolations(page);
+    await page.keyboard.press('Escape');
+    await newsletter.getByLabel('First name').fill('Ada');
+    await newsletter.getByLabel('Last name').fill('Lovelace');
+    await newsletter.getByLabel('E-mail').fill(`axe.${Date.now()}@example.com`);
+    await newsletter.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page.getByRole('region', { name: 'Notification' }).getByRole('listitem')).toBeVisible();
+    await expectNoViolations(page);
+  });
+
+  test('with the guide form showing its result', async ({ page }) => {
+    await page.goto('/zoho');
+    const form = page.getByRole('form', { name: 'Request the Zoho guide' });
+    await form.scrollIntoViewIfNeeded();
+    await form.getByLabel('First name').fill('Ada');
+    await form.getByLabel('Last name').fill('Lovelace');
+    await form.getByLabel('E-mail').fill(`axe.guide.${Date.now()}@example.com`);
+    await form.getByRole('button', { name: 'Send me the guide' }).click();
+    await expect(form.getByRole('status')).toBeVisible();
+    await expectNoViolations(page);
+  });
+});
