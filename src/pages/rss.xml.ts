@@ -16,5 +16,6 @@ export const GET: APIRoute = async () => {
       link: `/blog/${post.id}`,
     })),
     customData: '<language>en</language>',
+    trailingSlash: false,
   });
 };
