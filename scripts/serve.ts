@@ -14,9 +14,12 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { constants as zlibConstants, createBrotliCompress, createGzip } from 'node:zlib';
 import { NetlifyDev } from '@netlify/dev';
 import { RedirectsHandler } from '@netlify/redirects';
 import { loadFunctions } from './functions-runner.ts';
+
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -109,7 +112,7 @@ export async function startServer({ projectRoot = PROJECT_ROOT, port = Number(pr
     } as RequestInit);
   }
 
-  async function send(res: ServerResponse, response: Response, method: string | undefined) {
+  async function send(res: ServerResponse, response: Response, req: IncomingMessage) {
     res.statusCode = response.status;
     response.headers.forEach((value, name) => {
       if (name === 'set-cookie') return;
@@ -117,13 +120,25 @@ export async function startServer({ projectRoot = PROJECT_ROOT, port = Number(pr
     });
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) res.setHeader('set-cookie', cookies);
-    if (!response.body || method === 'HEAD') return res.end();
-    Readable.fromWeb(response.body as WebReadableStream).pipe(res);
+    if (!response.body || req.method === 'HEAD') return res.end();
+    const body = Readable.fromWeb(response.body as WebReadableStream);
+    // Like Netlify's CDN, text is sent compressed to clients that accept it.
+    const type = response.headers.get('content-type') ?? '';
+    const accepts = String(req.headers['accept-encoding'] ?? '');
+    if (COMPRESSIBLE.test(type) && !response.headers.has('content-encoding') && /\b(br|gzip)\b/.test(accepts)) {
+      const brotli = /\bbr\b/.test(accepts);
+      res.setHeader('content-encoding', brotli ? 'br' : 'gzip');
+      res.setHeader('vary', 'Accept-Encoding');
+      res.removeHeader('content-length');
+      body.pipe(brotli ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }) : createGzip()).pipe(res);
+      return;
+    }
+    body.pipe(res);
   }
 
   const server = createServer(async (req, res) => {
     try {
-      await send(res, await route(toRequest(req), req.socket.remoteAddress ?? ''), req.method);
+      await send(res, await route(toRequest(req), req.socket.remoteAddress ?? ''), req);
     } catch (error) {
       console.error('serve: request failed', req.method, req.url, error);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });

@@ -1,0 +1,112 @@
+/**
+ * Lighthouse on one page of each type, on the local production server: mobile emulation with
+ * simulated throttling, 3 runs per page, medians. Prints a table, writes the JSON reports to
+ * reports/lighthouse/ (git-ignored) and exits non-zero when a budget is missed.
+ *
+ *   npm run audit                (builds first)
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { findFreePort } from '../tests/support/redis-server.ts';
+import { PROJECT_ROOT } from './serve.ts';
+
+const RUNS = Number(process.env.AUDIT_RUNS ?? 3);
+const PAGES: { name: string; route: string; formAboveFold?: boolean; noindex?: boolean }[] = [
+  { name: 'home', route: '/' },
+  { name: 'sectors', route: '/sectors' },
+  { name: 'sector', route: '/sectors/saas' },
+  { name: 'mini-apps', route: '/mini-apps' },
+  { name: 'mini-app', route: '/mini-apps/automated-invoice-generator' },
+  { name: 'blog', route: '/blog' },
+  { name: 'blog post', route: '/blog/what-to-automate-first' },
+  { name: 'contact', route: '/contact', formAboveFold: true },
+  { name: 'zoho', route: '/zoho', formAboveFold: true },
+  { name: 'privacy', route: '/privacy-policy' },
+  // Lighthouse does not audit a response with status 404: the same page, served as the file it is.
+  { name: '404', route: '/404.html', noindex: true },
+  { name: 'admin login', route: '/admin/insights', formAboveFold: true, noindex: true },
+];
+
+const KB = 1024;
+const BUDGET = { score: 100, lcp: 1200, tbt: 30, cls: 0.01, js: 15 * KB, jsWithForm: 80 * KB, css: 15 * KB, homeTotal: 100 * KB };
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+interface Audit {
+  categories: Record<string, { score: number | null }>;
+  audits: Record<string, { numericValue?: number; details?: { items?: { resourceType?: string; transferSize?: number }[] } }>;
+}
+
+function transfer(report: Audit, type: string): number {
+  return (report.audits['network-requests']?.details?.items ?? []).filter((item) => item.resourceType === type).reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
+}
+
+const port = await findFreePort();
+const server = spawn(process.execPath, [path.join(PROJECT_ROOT, 'tests/support/serve-isolated.ts')], {
+  env: { ...process.env, PORT: String(port), ADMIN_PASSWORD: 'audit password', SESSION_SECRET: 'audit-session-secret-0123456789abcdef0123' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+await new Promise<void>((resolve) => server.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('Serving') && resolve()));
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+const reports = path.join(PROJECT_ROOT, 'reports', 'lighthouse');
+mkdirSync(reports, { recursive: true });
+
+const rows = [];
+const misses: string[] = [];
+try {
+  for (const page of PAGES) {
+    const runs: Audit[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      const result = await lighthouse(`http://localhost:${port}${page.route}`, { port: chrome.port, output: 'json', logLevel: 'error', formFactor: 'mobile', throttlingMethod: 'simulate' });
+      if (!result) throw new Error(`Lighthouse returned nothing for ${page.route}`);
+      writeFileSync(path.join(reports, `${page.name.replace(/\W+/g, '-')}-${run + 1}.json`), String(result.report));
+      runs.push(result.lhr as unknown as Audit);
+    }
+    const score = (category: string) => median(runs.map((run) => Math.round((run.categories[category]?.score ?? 0) * 100)));
+    const metric = (audit: string) => median(runs.map((run) => run.audits[audit]?.numericValue ?? 0));
+    const row = {
+      page: page.name,
+      perf: score('performance'),
+      a11y: score('accessibility'),
+      bp: score('best-practices'),
+      seo: score('seo'),
+      'LCP ms': Math.round(metric('largest-contentful-paint')),
+      'TBT ms': Math.round(metric('total-blocking-time')),
+      CLS: Number(metric('cumulative-layout-shift').toFixed(3)),
+      'JS KB': Number((median(runs.map((run) => transfer(run, 'Script'))) / KB).toFixed(1)),
+      'CSS KB': Number((median(runs.map((run) => transfer(run, 'Stylesheet'))) / KB).toFixed(1)),
+      'total KB': Number((metric('total-byte-weight') / KB).toFixed(1)),
+    };
+    rows.push(row);
+
+    const check = (ok: boolean, what: string) => ok || misses.push(`${page.name}: ${what}`);
+    check(row.perf >= BUDGET.score, `performance ${row.perf}`);
+    check(row.a11y >= BUDGET.score, `accessibility ${row.a11y}`);
+    check(row.bp >= BUDGET.score, `best practices ${row.bp}`);
+    if (!page.noindex) check(row.seo >= BUDGET.score, `SEO ${row.seo}`);
+    check(row['LCP ms'] <= BUDGET.lcp, `LCP ${row['LCP ms']} ms`);
+    check(row['TBT ms'] <= BUDGET.tbt, `TBT ${row['TBT ms']} ms`);
+    check(row.CLS <= BUDGET.cls, `CLS ${row.CLS}`);
+    check(row['JS KB'] * KB <= (page.formAboveFold ? BUDGET.jsWithForm : BUDGET.js), `JavaScript ${row['JS KB']} KB`);
+    check(row['CSS KB'] * KB <= BUDGET.css, `CSS ${row['CSS KB']} KB`);
+    if (page.route === '/') check(row['total KB'] * KB <= BUDGET.homeTotal, `total ${row['total KB']} KB`);
+  }
+} finally {
+  chrome.kill();
+  server.kill('SIGTERM');
+}
+
+console.log(`\nLighthouse, mobile, simulated throttling, median of ${RUNS} runs (reports in reports/lighthouse/)\n`);
+console.table(rows);
+if (misses.length > 0) {
+  console.error(`\nBudgets missed:\n- ${misses.join('\n- ')}`);
+  process.exitCode = 1;
+} else {
+  console.log('\nEvery page is within every budget.');
+}
