@@ -11,6 +11,7 @@ const env = { ...loadEnv(process.env.NODE_ENV ?? 'production', process.cwd(), ''
 const site = readSiteConfig(env);
 
 /** The origin of a configured embed, for the Content-Security-Policy; nothing when it is not set. */
+/** @param {string | undefined} url */
 const originOf = (url) => (url ? [new URL(url).origin] : []);
 const frameSources = [...originOf(site.contactFormUrl), ...originOf(site.analyticsDashboardUrl)];
 

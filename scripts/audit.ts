@@ -11,24 +11,10 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { findFreePort } from '../tests/support/redis-server.ts';
+import { PAGE_TYPES } from './page-types.ts';
 import { PROJECT_ROOT } from './serve.ts';
 
 const RUNS = Number(process.env.AUDIT_RUNS ?? 3);
-const PAGES: { name: string; route: string; formAboveFold?: boolean; noindex?: boolean }[] = [
-  { name: 'home', route: '/' },
-  { name: 'sectors', route: '/sectors' },
-  { name: 'sector', route: '/sectors/saas' },
-  { name: 'mini-apps', route: '/mini-apps' },
-  { name: 'mini-app', route: '/mini-apps/automated-invoice-generator' },
-  { name: 'blog', route: '/blog' },
-  { name: 'blog post', route: '/blog/what-to-automate-first' },
-  { name: 'contact', route: '/contact', formAboveFold: true },
-  { name: 'zoho', route: '/zoho', formAboveFold: true },
-  { name: 'privacy', route: '/privacy-policy' },
-  // Lighthouse does not audit a response with status 404: the same page, served as the file it is.
-  { name: '404', route: '/404.html', noindex: true },
-  { name: 'admin login', route: '/admin/insights', formAboveFold: true, noindex: true },
-];
 
 const KB = 1024;
 const BUDGET = { score: 100, lcp: 1200, tbt: 30, cls: 0.01, js: 15 * KB, jsWithForm: 80 * KB, css: 15 * KB, homeTotal: 100 * KB };
@@ -60,7 +46,7 @@ mkdirSync(reports, { recursive: true });
 const rows = [];
 const misses: string[] = [];
 try {
-  for (const page of PAGES) {
+  for (const page of PAGE_TYPES) {
     const runs: Audit[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       const result = await lighthouse(`http://localhost:${port}${page.route}`, { port: chrome.port, output: 'json', logLevel: 'error', formFactor: 'mobile', throttlingMethod: 'simulate' });

@@ -10,22 +10,9 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { findFreePort } from '../tests/support/redis-server.ts';
+import { PAGE_TYPES } from './page-types.ts';
 import { PROJECT_ROOT } from './serve.ts';
 
-const PAGES = [
-  ['home', '/'],
-  ['sectors list', '/sectors'],
-  ['sector', '/sectors/saas'],
-  ['mini-apps list', '/mini-apps'],
-  ['mini-app', '/mini-apps/automated-invoice-generator'],
-  ['blog list', '/blog'],
-  ['blog post', '/blog/what-to-automate-first'],
-  ['contact', '/contact'],
-  ['zoho', '/zoho'],
-  ['privacy policy', '/privacy-policy'],
-  ['404', '/no-such-page'],
-  ['admin', '/admin/insights'],
-] as const;
 
 const port = await findFreePort();
 const server = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts/serve.ts')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -39,7 +26,7 @@ const browser = await chromium.launch({
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const rows = [];
 try {
-  for (const [name, route] of PAGES) {
+  for (const { name, route } of PAGE_TYPES) {
     const page = await browser.newPage({ viewport: { width: 375, height: 740 }, isMobile: true });
     const fetched = new Map<string, Buffer>();
     page.on('response', async (response) => {
