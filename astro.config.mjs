@@ -10,8 +10,10 @@ import { readSiteConfig } from './src/site.config.ts';
 const env = { ...loadEnv(process.env.NODE_ENV ?? 'production', process.cwd(), ''), ...process.env };
 const site = readSiteConfig(env);
 
-/** The origin of a configured embed, for the Content-Security-Policy; nothing when it is not set. */
-/** @param {string | undefined} url */
+/**
+ * The origin of a configured embed, for the Content-Security-Policy; nothing when it is not set.
+ * @param {string | undefined} url
+ */
 const originOf = (url) => (url ? [new URL(url).origin] : []);
 const frameSources = [...originOf(site.contactFormUrl), ...originOf(site.analyticsDashboardUrl)];
 
