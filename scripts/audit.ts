@@ -5,12 +5,11 @@
  *
  *   npm run audit                (builds first)
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { findFreePort } from '../tests/support/redis-server.ts';
+import { startSiteServer } from '../tests/support/site-server.ts';
 import { PAGE_TYPES } from './page-types.ts';
 import { PROJECT_ROOT } from './serve.ts';
 
@@ -30,12 +29,7 @@ function transfer(report: Audit, type: string): number {
   return (report.audits['network-requests']?.details?.items ?? []).filter((item) => item.resourceType === type).reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
 }
 
-const port = await findFreePort();
-const server = spawn(process.execPath, [path.join(PROJECT_ROOT, 'tests/support/serve-isolated.ts')], {
-  env: { ...process.env, PORT: String(port), ADMIN_PASSWORD: 'audit password', SESSION_SECRET: 'audit-session-secret-0123456789abcdef0123' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-await new Promise<void>((resolve) => server.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('Serving') && resolve()));
+const server = await startSiteServer({ ADMIN_PASSWORD: 'audit password', SESSION_SECRET: 'audit-session-secret-0123456789abcdef0123' });
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -49,7 +43,7 @@ try {
   for (const page of PAGE_TYPES) {
     const runs: Audit[] = [];
     for (let run = 0; run < RUNS; run += 1) {
-      const result = await lighthouse(`http://localhost:${port}${page.route}`, { port: chrome.port, output: 'json', logLevel: 'error', formFactor: 'mobile', throttlingMethod: 'simulate' });
+      const result = await lighthouse(`${server.origin}${page.route}`, { port: chrome.port, output: 'json', logLevel: 'error', formFactor: 'mobile', throttlingMethod: 'simulate' });
       if (!result) throw new Error(`Lighthouse returned nothing for ${page.route}`);
       writeFileSync(path.join(reports, `${page.name.replace(/\W+/g, '-')}-${run + 1}.json`), String(result.report));
       runs.push(result.lhr as unknown as Audit);
@@ -85,7 +79,7 @@ try {
   }
 } finally {
   chrome.kill();
-  server.kill('SIGTERM');
+  server.stop();
 }
 
 console.log(`\nLighthouse, mobile, simulated throttling, median of ${RUNS} runs (reports in reports/lighthouse/)\n`);

@@ -7,38 +7,25 @@
  *   npm run bench:admin          (builds first)
  */
 import { chromium } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findFreePort, startRedisServer } from '../tests/support/redis-server.ts';
+import { startRedisServer } from '../tests/support/redis-server.ts';
+import { startSiteServer } from '../tests/support/site-server.ts';
 import { startUpstashBridge, type UpstashBridge } from '../tests/support/upstash-bridge.ts';
 import { seedStore } from './seed-store.ts';
-import { PROJECT_ROOT } from './serve.ts';
 
 const COUNT = Number(process.env.BENCH_RECORDS ?? 10_000);
 const RUNS = 7;
 const PASSWORD = 'bench admin password';
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-async function startServer(env: Record<string, string>): Promise<{ origin: string; child: ChildProcess }> {
-  const port = await findFreePort();
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'tests/support/serve-isolated.ts')], {
-    env: { ...process.env, ...env, PORT: String(port), ADMIN_PASSWORD: PASSWORD, SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('Serving') && resolve());
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { origin: `http://localhost:${port}`, child };
-}
-
 async function measure(store: string, env: Record<string, string>, bridge?: UpstashBridge) {
   const seedStarted = Date.now();
   await seedStore({ subscribers: COUNT, leads: COUNT, env });
   const seedSeconds = (Date.now() - seedStarted) / 1000;
-  const { origin, child } = await startServer(env);
+  const server = await startSiteServer({ ...env, ADMIN_PASSWORD: PASSWORD, SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123' });
+  const { origin } = server;
   try {
     const login = await fetch(`${origin}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORD }) });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
@@ -81,7 +68,7 @@ async function measure(store: string, env: Record<string, string>, bridge?: Upst
       'page to dashboard ms (median)': median(pageTimes).toFixed(0),
     };
   } finally {
-    child.kill('SIGTERM');
+    server.stop();
   }
 }
 

@@ -9,30 +9,17 @@
  */
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { findFreePort, startRedisServer } from '../tests/support/redis-server.ts';
+import { startRedisServer } from '../tests/support/redis-server.ts';
+import { startSiteServer } from '../tests/support/site-server.ts';
 import { startUpstashBridge } from '../tests/support/upstash-bridge.ts';
 import { PROJECT_ROOT } from './serve.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-
-async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const port = await findFreePort();
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'tests/support/serve-isolated.ts')], {
-    env: { ...process.env, ...env, PORT: String(port), RATE_LIMIT_PER_MINUTE: '1000000' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('Serving') && resolve());
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { url: `http://localhost:${port}`, child };
-}
 
 interface Row {
   store: string;
@@ -49,7 +36,8 @@ async function measure(url: string, label: string, store: string, options: Parti
 }
 
 async function benchServer(store: string, env: Record<string, string>): Promise<Row[]> {
-  const { url, child } = await startServer(env);
+  const server = await startSiteServer({ ...env, RATE_LIMIT_PER_MINUTE: '1000000' });
+  const url = server.origin;
   try {
     const rows = [await measure(`${url}/api/sectors`, 'GET /api/sectors', store, {})];
     rows.push(
@@ -63,7 +51,7 @@ async function benchServer(store: string, env: Record<string, string>): Promise<
     );
     return rows;
   } finally {
-    child.kill('SIGTERM');
+    server.stop();
   }
 }
 

@@ -6,17 +6,12 @@
  *   npm run bench:js             (builds first)
  */
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { findFreePort } from '../tests/support/redis-server.ts';
+import { startSiteServer } from '../tests/support/site-server.ts';
 import { PAGE_TYPES } from './page-types.ts';
-import { PROJECT_ROOT } from './serve.ts';
 
 
-const port = await findFreePort();
-const server = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts/serve.ts')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise<void>((resolve) => server.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('Serving') && resolve()));
+const server = await startSiteServer();
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -33,7 +28,7 @@ try {
       if (response.request().resourceType() !== 'script') return;
       fetched.set(response.url(), await response.body().catch(() => Buffer.alloc(0)));
     });
-    await page.goto(`http://localhost:${port}${route}`, { waitUntil: 'networkidle' });
+    await page.goto(`${server.origin}${route}`, { waitUntil: 'networkidle' });
     await page.waitForTimeout(1500);
     const inline = await page.$$eval('script:not([src])', (scripts) => scripts.filter((script) => script instanceof HTMLScriptElement && (!script.type || script.type === 'module')).map((script) => script.textContent ?? ''));
     const before = [...fetched.values(), ...inline.map((code) => Buffer.from(code))];
@@ -53,7 +48,7 @@ try {
   }
 } finally {
   await browser.close();
-  server.kill('SIGTERM');
+  server.stop();
 }
 console.log('\nJavaScript before the first interaction (375 px, idle), and after scrolling to the end\n');
 console.table(rows);

@@ -4,13 +4,13 @@
  * and RSS feed that parse and agree with the pages, and structured data with its required
  * properties. Reads dist/, which `npm test` builds first.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { LinkChecker } from 'linkinator';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { findFreePort } from '../support/redis-server';
+import { startSiteServer, type SiteServer } from '../support/site-server';
 import { PROJECT_ROOT } from '../support/site-copy';
 
 const DIST = path.join(PROJECT_ROOT, 'dist');
@@ -90,18 +90,14 @@ describe('structured data', () => {
 });
 
 describe('links', () => {
-  let server: ChildProcess;
-  let origin: string;
+  let server: SiteServer | undefined;
+  let origin = '';
 
   beforeAll(async () => {
-    const port = await findFreePort();
-    origin = `http://localhost:${port}`;
-    server = spawn(process.execPath, [path.join(PROJECT_ROOT, 'tests/support/serve-isolated.ts')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => server.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('Serving') && resolve()));
+    server = await startSiteServer();
+    origin = server.origin;
   }, 60_000);
-  afterAll(() => {
-    server?.kill('SIGTERM');
-  });
+  afterAll(() => server?.stop());
 
   test('no internal link, image or anchor is broken', async () => {
     const checker = new LinkChecker();
