@@ -1,6 +1,10 @@
 // This file ships to the browser: the forms validate with the same schemas the functions use. Keep it pure (zod only).
 import { z } from 'zod';
 
+// zod compiles object parsers with `new Function` when it may: in the browser that probe alone
+// breaks the Content-Security-Policy (no 'unsafe-eval'). Set before any schema is built.
+z.config({ jitless: true });
+
 /** Field limits, shared by the forms (maxLength) and the server (caps). */
 export const LIMITS = {
   email: 254,

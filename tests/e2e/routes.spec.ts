@@ -3,8 +3,12 @@ import { ALL_ROUTES, NOINDEX_ROUTES } from '../support/routes';
 
 test.describe('every route of the specification', () => {
   for (const route of ALL_ROUTES) {
-    test(`${route} answers 200 with one h1, SEO tags and no console error`, async ({ page }) => {
+    test(`${route} answers 200 with one h1, SEO tags, no console error and no CSP violation`, async ({ page }) => {
       const errors: string[] = [];
+      // Some violations never reach the console (a library probing for eval inside a try, say); the event always fires.
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI} in ${event.sourceFile}:${event.lineNumber}`));
+      });
       page.on('console', (message) => {
         if (message.type() === 'error') errors.push(message.text());
       });
@@ -26,7 +30,10 @@ test.describe('every route of the specification', () => {
       for (const block of await page.locator('script[type="application/ld+json"]').allTextContents()) {
         expect(() => JSON.parse(block)).not.toThrow();
       }
+      // Down to the footer, so every island on the page loads and runs.
+      await page.getByRole('contentinfo').scrollIntoViewIfNeeded();
       await page.waitForLoadState('networkidle');
+      await expect(page.getByRole('contentinfo').locator('button[type="submit"]')).toBeEnabled();
       expect(errors).toEqual([]);
     });
   }
