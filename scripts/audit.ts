@@ -4,6 +4,7 @@
  * reports/lighthouse/ (git-ignored) and exits non-zero when a budget is missed.
  *
  *   npm run audit                (builds first)
+ *   npm run audit -- admin blog  (only the page types whose names contain one of the words)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,9 @@ import { PAGE_TYPES } from './page-types.ts';
 import { PROJECT_ROOT } from './serve.ts';
 
 const RUNS = Number(process.env.AUDIT_RUNS ?? 3);
+const only = process.argv.slice(2);
+const pages = only.length ? PAGE_TYPES.filter((page) => only.some((word) => page.name.includes(word))) : PAGE_TYPES;
+if (pages.length === 0) throw new Error(`No page type matches ${only.join(', ')}; the types are ${PAGE_TYPES.map((page) => page.name).join(', ')}`);
 
 const KB = 1024;
 const BUDGET = { score: 100, lcp: 1200, tbt: 30, cls: 0.01, js: 15 * KB, jsWithForm: 80 * KB, css: 15 * KB, homeTotal: 100 * KB };
@@ -40,7 +44,7 @@ mkdirSync(reports, { recursive: true });
 const rows = [];
 const misses: string[] = [];
 try {
-  for (const page of PAGE_TYPES) {
+  for (const page of pages) {
     const runs: Audit[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       const result = await lighthouse(`${server.origin}${page.route}`, { port: chrome.port, output: 'json', logLevel: 'error', formFactor: 'mobile', throttlingMethod: 'simulate' });

@@ -43,3 +43,14 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
     return (await response.json()) as T;
   };
 }
+
+/** What to tell a person about a failed call: the `error` of a JSON error body, or the whole message. */
+export function errorText(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'Something went wrong. Please try again.';
+  try {
+    const body = JSON.parse(error.body) as { error?: string };
+    return body.error ?? error.message;
+  } catch {
+    return error.message;
+  }
+}

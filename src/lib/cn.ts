@@ -1,7 +1,9 @@
 import { clsx, type ClassValue } from 'clsx';
-import { twMerge } from 'tailwind-merge';
 
-/** Joins class names and lets later Tailwind utilities override earlier ones. */
+/**
+ * Joins class names. It does not resolve conflicting utilities: a component's classes and the
+ * ones a caller adds must not set the same property.
+ */
 export function cn(...inputs: ClassValue[]): string {
-  return twMerge(clsx(inputs));
+  return clsx(inputs);
 }

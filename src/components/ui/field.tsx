@@ -1,15 +1,15 @@
 import * as React from 'react';
 import { cn } from '../../lib/cn';
 
-const inputClass =
-  'block h-11 w-full rounded-xl border-0 bg-white px-4 text-base text-ink-900 shadow-sm ring-1 ring-ink-200 ring-inset placeholder:text-ink-500 focus:ring-2 focus:ring-brand-600 aria-invalid:ring-2 aria-invalid:ring-danger-700';
+const controlClass =
+  'block w-full rounded-xl border-0 bg-white px-4 text-base text-ink-900 shadow-sm ring-1 ring-ink-200 ring-inset placeholder:text-ink-500 focus:ring-2 focus:ring-brand-600 aria-invalid:ring-2 aria-invalid:ring-danger-700';
 
 export function Input({ className, ...props }: React.ComponentProps<'input'>) {
-  return <input className={cn(inputClass, className)} {...props} />;
+  return <input className={cn(controlClass, 'h-11', className)} {...props} />;
 }
 
 export function Textarea({ className, ...props }: React.ComponentProps<'textarea'>) {
-  return <textarea className={cn(inputClass, 'h-auto min-h-32 py-3', className)} {...props} />;
+  return <textarea className={cn(controlClass, 'min-h-32 py-3', className)} {...props} />;
 }
 
 interface FieldProps {
