@@ -5,6 +5,8 @@ import sitemap from '@astrojs/sitemap';
 import netlify from '@netlify/vite-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import { loadEnv } from 'vite';
+import { deployContextHeaders } from './src/integrations/deploy-context-headers.ts';
+import { svgGuard } from './src/integrations/svg-guard.ts';
 import { readSiteConfig } from './src/site.config.ts';
 
 const env = { ...loadEnv(process.env.NODE_ENV ?? 'production', process.cwd(), ''), ...process.env };
@@ -36,6 +38,8 @@ export default defineConfig({
       },
     },
     sitemap({ filter: (page) => !UNLISTED.test(new URL(page).pathname) }),
+    svgGuard(['content', 'src/assets']),
+    deployContextHeaders(),
   ],
   prefetch: false,
   markdown: {

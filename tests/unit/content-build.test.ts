@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { copySite, type SiteCopy } from '../support/site-copy';
 
@@ -61,5 +61,28 @@ describe('blog publishing', () => {
     const { status, output } = site.build();
     expect(status, output).toBe(0);
     expect(readFileSync(site.file('dist/blog/index.html'), 'utf8')).toContain('No blog posts available yet. Please check back soon!');
+  });
+});
+
+describe('illustrations', () => {
+  test('an SVG that carries a script fails the build, naming the file', () => {
+    site = copySite();
+    edit(site, 'content/images/sectors/saas.svg', (text) => text.replace('<svg ', '<svg onload="alert(1)" '));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/images/sectors/saas.svg: contains an event handler attribute');
+  });
+});
+
+describe('deploy contexts', () => {
+  test('a branch deploy tells search engines to stay away from every file; a production build does not', () => {
+    site = copySite();
+    const branch = site.build({ CONTEXT: 'branch-deploy' });
+    expect(branch.status, branch.output).toBe(0);
+    expect(readFileSync(site.file('dist/_headers'), 'utf8')).toMatch(/^\/\*\n {2}X-Robots-Tag: noindex, nofollow$/m);
+
+    const production = site.build({ CONTEXT: 'production' });
+    expect(production.status, production.output).toBe(0);
+    expect(existsSync(site.file('dist/_headers'))).toBe(false);
   });
 });
