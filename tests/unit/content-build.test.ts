@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
+import { solidPng } from '../support/png';
 import { copySite, type SiteCopy } from '../support/site-copy';
 
 let site: SiteCopy | undefined;
@@ -65,6 +66,18 @@ describe('blog publishing', () => {
 });
 
 describe('illustrations', () => {
+  test('a raster cover is resized into WebP copies; an SVG cover is served as it is', () => {
+    site = copySite();
+    writeFileSync(site.file('content/images/blog/what-to-automate-first.png'), solidPng(1200, 630, [11, 26, 51]));
+    edit(site, 'content/blog/what-to-automate-first.md', (text) => text.replace('what-to-automate-first.svg', 'what-to-automate-first.png'));
+    const { status, output } = site.build();
+    expect(status, output).toBe(0);
+    const raster = readFileSync(site.file('dist/blog/what-to-automate-first/index.html'), 'utf8');
+    expect(raster).toMatch(/<img src="\/_astro\/what-to-automate-first\.[^"]+\.webp" srcset="[^"]+ 480w, [^"]+ 800w, [^"]+ 1200w"/);
+    const vector = readFileSync(site.file('dist/blog/automated-appointment-scheduling/index.html'), 'utf8');
+    expect(vector).toMatch(/<img src="\/_astro\/automated-appointment-scheduling\.[\w-]+\.svg" width="1200" height="630"/);
+  });
+
   test('an SVG that carries a script fails the build, naming the file', () => {
     site = copySite();
     edit(site, 'content/images/sectors/saas.svg', (text) => text.replace('<svg ', '<svg onload="alert(1)" '));
