@@ -33,7 +33,10 @@ test.describe('sectors', () => {
   for (const slug of SECTOR_SLUGS) {
     test(`/sectors/${slug} shows its description, image, consultation button, related mini-apps and breadcrumbs`, async ({ page }) => {
       await page.goto(`/sectors/${slug}`);
-      await expect(page.locator('main img').first()).toHaveAttribute('src', /\.webp$/);
+      const image = page.locator('main img').first();
+      await expect(image).toHaveAttribute('src', new RegExp(`^/_astro/${slug}\\.[\\w-]+\\.(svg|webp)$`));
+      await expect(image).toHaveAttribute('alt', /\S/);
+      await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth > 0)).toBe(true);
       await expect(page.locator('main .prose p').first()).not.toBeEmpty();
       await expect(page.getByRole('button', { name: 'Schedule a Consultation' }).first()).toBeVisible();
       expect(await page.locator('section[aria-labelledby="related-title"] article').count()).toBeGreaterThan(0);
