@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 
 /** What an illustration must not contain: it is served from the site's own origin, as it is. */
@@ -31,7 +32,7 @@ export function svgGuard(folders: string[]): AstroIntegration {
     name: 'svg-guard',
     hooks: {
       'astro:config:setup': ({ config }) => {
-        const root = new URL('.', config.root).pathname;
+        const root = fileURLToPath(config.root);
         const failures = folders
           .flatMap((folder) => svgFiles(path.join(root, folder)))
           .flatMap((file) => svgProblems(readFileSync(file, 'utf8')).map((reason) => `${path.relative(root, file)}: contains ${reason}`));

@@ -32,13 +32,10 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
   return response;
 }
 
-type UnauthorizedBehavior = 'returnNull' | 'throw';
-
-/** Queries GET the URL that is their key's first element and parse JSON; a 401 throws unless told otherwise. */
-export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
+/** Queries GET the URL that is their key's first element and parse JSON; any non-OK answer throws. */
+export function getQueryFn<T>(): QueryFunction<T> {
   return async ({ queryKey, signal }) => {
     const response = await fetch(String(queryKey[0]), { credentials: 'include', signal });
-    if (on401 === 'returnNull' && response.status === 401) return null;
     await throwIfResNotOk(response);
     return (await response.json()) as T;
   };

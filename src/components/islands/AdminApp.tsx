@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { ApiError, apiRequest, errorText } from '../../lib/api';
+import { ApiError, apiRequest, errorText, throwIfResNotOk } from '../../lib/api';
 import { Button } from '../ui/button';
 import { Field, FormAlert, Input } from '../ui/field';
 
@@ -49,7 +49,7 @@ export function AdminApp({ analyticsUrl }: { analyticsUrl?: string }) {
 
 async function checkSession(signal: AbortSignal): Promise<Session> {
   const response = await fetch('/api/admin/session', { credentials: 'include', signal });
-  if (!response.ok) throw new ApiError(response.status, `${response.status}: ${response.statusText}`, await response.text());
+  await throwIfResNotOk(response);
   const { authenticated } = (await response.json()) as { authenticated: boolean };
   return { state: authenticated ? 'authenticated' : 'anonymous' };
 }
