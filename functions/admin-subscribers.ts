@@ -3,7 +3,7 @@ import { ADMIN_HEADERS, adminHandler, csvDownload, requireAdmin, requireSameOrig
 import { toCsv } from './_lib/csv';
 import { getEnv } from './_lib/env';
 import { storeCall } from './_lib/form-endpoint';
-import { errorResponse, json, requireMethod } from './_lib/http';
+import { decodePathSegment, errorResponse, json, requireMethod } from './_lib/http';
 import { ALL, listPage } from './_lib/insights';
 import { Email } from './_lib/schemas';
 import type { Subscriber } from './_lib/store-types';
@@ -25,7 +25,7 @@ export default adminHandler('admin-subscribers', async (req, context) => {
 
   if (req.method === 'DELETE') {
     requireSameOrigin(req);
-    const parsed = Email.safeParse(decodeURIComponent(context.params.email ?? ''));
+    const parsed = Email.safeParse(decodePathSegment(context.params.email ?? ''));
     if (!parsed.success) return errorResponse(400, 'Give the e-mail address of the subscriber to delete', { headers: ADMIN_HEADERS });
     const deleted = await storeCall(() => backend.store.deleteSubscriber(parsed.data), timeoutMs);
     return deleted ? json(200, { deleted: parsed.data }, ADMIN_HEADERS) : errorResponse(404, 'No subscriber has that address', { headers: ADMIN_HEADERS });

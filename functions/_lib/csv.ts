@@ -1,17 +1,29 @@
-/** CSV export (RFC 4180) that spreadsheets cannot be tricked into running. */
+/**
+ * CSV export (RFC 4180) that spreadsheets cannot be tricked into running, whichever list
+ * separator the reader's locale uses: Excel in most of Europe splits on `;`, not `,`.
+ */
 
-/** Cells starting like a formula are prefixed with ' so spreadsheets show them as text. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** Characters that end a cell in some reader: both list separators, the quote, tab and line breaks. */
+const SEPARATORS = /[;,"\t\r\n]/;
+
+/**
+ * A formula character at the start of the cell, or right after anything a reader may have
+ * split the cell on: each is prefixed with ' so the spreadsheet shows text, never a formula.
+ */
+const FORMULA_AFTER_SEPARATOR = /(?<=^|[;,"\t\r\n])(?=[=+\-@\t\r])/g;
+
+/** Excel reads a file without a byte order mark as the locale's code page and garbles accents. */
+export const UTF8_BOM = '\uFEFF';
 
 export function csvCell(value: unknown): string {
-  let text = value === undefined || value === null ? '' : Array.isArray(value) ? value.join('; ') : String(value);
-  if (FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const text = value === undefined || value === null ? '' : Array.isArray(value) ? value.join('; ') : String(value);
+  const safe = text.replace(FORMULA_AFTER_SEPARATOR, "'");
+  return SEPARATORS.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** A header row and one row per record, CRLF line ends as RFC 4180 says. */
+/** A byte order mark, a header row and one row per record, with CRLF line ends as RFC 4180 says. */
 export function toCsv<T>(columns: { header: string; value: (row: T) => unknown }[], rows: T[]): string {
   const lines = [columns.map((column) => csvCell(column.header)).join(',')];
   for (const row of rows) lines.push(columns.map((column) => csvCell(column.value(row))).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return `${UTF8_BOM}${lines.join('\r\n')}\r\n`;
 }

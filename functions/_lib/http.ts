@@ -44,6 +44,15 @@ function isJsonContentType(value: string | null): boolean {
   return type === 'application/json' || Boolean(type?.endsWith('+json'));
 }
 
+/** The charset parameter of a Content-Type, lower-cased and unquoted; undefined when there is none. */
+function charsetOf(value: string | null): string | undefined {
+  for (const parameter of value?.split(';').slice(1) ?? []) {
+    const [name, ...rest] = parameter.split('=');
+    if (name?.trim().toLowerCase() === 'charset') return rest.join('=').trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+  }
+  return undefined;
+}
+
 /**
  * Reads a JSON body of at most LIMITS.bodyBytes, counting bytes as they arrive so that a
  * body with a false or missing Content-Length cannot make us buffer more.
@@ -51,6 +60,11 @@ function isJsonContentType(value: string | null): boolean {
 export async function readJsonBody(req: Request): Promise<unknown> {
   if (!isJsonContentType(req.headers.get('content-type'))) {
     throw new HttpError(errorResponse(415, 'Send the body as JSON with Content-Type: application/json'));
+  }
+  // JSON is UTF-8 (RFC 8259): a body in another charset would be decoded into replacement characters.
+  const charset = charsetOf(req.headers.get('content-type'));
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new HttpError(errorResponse(415, `Send the body as UTF-8 (charset=utf-8), not ${charset.slice(0, 40)}`));
   }
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (declared > LIMITS.bodyBytes) throw new HttpError(errorResponse(413, `The body is larger than ${LIMITS.bodyBytes} bytes`));
@@ -70,12 +84,26 @@ export async function readJsonBody(req: Request): Promise<unknown> {
       chunks.push(value);
     }
   }
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new HttpError(errorResponse(400, 'The body is not valid UTF-8'));
+  }
   if (text.trim() === '') throw new HttpError(errorResponse(400, 'The body is empty; send a JSON object'));
   try {
     return JSON.parse(text);
   } catch {
     throw new HttpError(errorResponse(400, 'The body is not valid JSON'));
+  }
+}
+
+/** A percent-encoded path segment, decoded; a malformed escape (`%E0%A4%A`) is a 400, not an exception. */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(errorResponse(400, 'The path holds a malformed percent-escape'));
   }
 }
 

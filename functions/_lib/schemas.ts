@@ -11,7 +11,6 @@ export const LIMITS = {
   name: 100,
   fullName: 200,
   company: 150,
-  source: 64,
   notes: 5000,
   /** Request bodies larger than this are refused with 413. */
   bodyBytes: 16 * 1024,
@@ -25,31 +24,83 @@ export const MESSAGES = {
   message: 'Please tell us a little about what you need',
 } as const;
 
+/** The longest local part (before the @) RFC 5321 allows. */
+const MAX_LOCAL_PART = 64;
+
 /**
- * An e-mail address, normalised before it is checked: trimmed, lower-cased and at most 254
- * characters (zod's e-mail check alone accepts any length and rejects surrounding spaces).
+ * The ASCII form of an address for sending: an internationalised domain (`bücher.de`) in
+ * punycode (`xn--bcher-kva.de`). The URL parser applies the IDNA rules in browsers and Node
+ * alike; undefined when the domain is not a valid host name.
  */
-export const Email = z.string({ error: MESSAGES.email }).trim().toLowerCase().max(LIMITS.email, MESSAGES.email).pipe(z.email(MESSAGES.email));
+export function asciiEmail(email: string): string | undefined {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return undefined;
+  const domain = email.slice(at + 1);
+  if (!domain || /[/?#\\:@\s[\]%]/.test(domain)) return undefined;
+  try {
+    return `${email.slice(0, at)}@${new URL(`http://${domain}`).hostname}`;
+  } catch {
+    return undefined;
+  }
+}
 
-/** A required line of text: trimmed, non-empty, capped. */
-const requiredText = (max: number, message: string) => z.string({ error: message }).trim().min(1, message).max(max, `At most ${max} characters`);
+const AsciiEmail = z.email();
 
-/** An optional line of text: trimmed and capped; empty becomes undefined. */
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `At most ${max} characters`)
+/**
+ * An e-mail address, normalised before it is checked: trimmed, lower-cased, at most 254
+ * characters with a local part of at most 64. An internationalised domain is accepted and kept
+ * as the person typed it; it is checked in its punycode form (zod's check alone rejects it).
+ */
+export const Email = z
+  .string({ error: MESSAGES.email })
+  .trim()
+  .toLowerCase()
+  .max(LIMITS.email, MESSAGES.email)
+  .transform((value) => value.normalize('NFC'))
+  .refine((value) => {
+    const at = value.lastIndexOf('@');
+    if (at <= 0 || at > MAX_LOCAL_PART) return false;
+    const ascii = asciiEmail(value);
+    return ascii !== undefined && ascii.length <= LIMITS.email && AsciiEmail.safeParse(ascii).success;
+  }, MESSAGES.email);
+
+/**
+ * Characters that have no place in a name or a message: C0 and C1 controls (NUL included; tab
+ * and line breaks are allowed in multi-line text only) and the bidirectional overrides and
+ * isolates, which make text display in another order than it is stored.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_MULTILINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+/** A character someone can see: not a space, separator, format (zero-width) or control character. */
+const VISIBLE = /[^\p{Z}\p{C}\s]/u;
+const NOT_ALLOWED = 'Contains characters that are not allowed';
+
+/** Text of invisible characters only counts as empty; control characters are refused outright. */
+const cleanText = (schema: z.ZodString, requiredMessage: string | undefined, multiline: boolean) =>
+  schema
+    .refine((value) => !(multiline ? CONTROL_MULTILINE : CONTROL).test(value) && !BIDI_CONTROL.test(value), NOT_ALLOWED)
+    .refine((value) => requiredMessage === undefined || value === '' || VISIBLE.test(value), requiredMessage ?? '');
+
+/** A required line of text: trimmed, non-empty, capped, visible, free of control characters. */
+const requiredText = (max: number, message: string, { multiline = false } = {}) =>
+  cleanText(z.string({ error: message }).trim().min(1, message).max(max, `At most ${max} characters`), message, multiline);
+
+/** An optional line of text: trimmed, capped and free of control characters; empty or invisible becomes undefined. */
+const optionalText = (max: number, { multiline = false } = {}) =>
+  cleanText(z.string().trim().max(max, `At most ${max} characters`), undefined, multiline)
     .optional()
-    .transform((value) => (value ? value : undefined));
+    .transform((value) => (value && VISIBLE.test(value) ? value : undefined));
 
-/** Which form a submission came from: a short machine name. */
+/** The forms a submission can come from: the only values `source` may take, and the keys of the admin's counts. */
+export const SOURCES = ['website_footer', 'newsletter_footer', 'zoho_guide', 'contact_form'] as const;
+export type SourceName = (typeof SOURCES)[number];
+
+/** Which form a submission came from. */
 export const Source = z
   .string({ error: 'Source is required' })
   .trim()
-  .min(1, 'Source is required')
-  .max(LIMITS.source, 'Source is too long')
-  .regex(/^[a-z0-9][a-z0-9_-]*$/i, 'Source may contain letters, digits, - and _ only');
+  .pipe(z.enum(SOURCES, { error: `Source must be one of ${SOURCES.join(', ')}` }));
 
 /**
  * The honeypot: a field people never see or fill. Any value marks the submission as a bot's;
@@ -84,7 +135,7 @@ export const LeadRequest = z.object({
   email: Email,
   source: Source,
   company: optionalText(LIMITS.company),
-  notes: optionalText(LIMITS.notes),
+  notes: optionalText(LIMITS.notes, { multiline: true }),
   [HONEYPOT_FIELD]: honeypot,
 });
 export type LeadRequest = z.infer<typeof LeadRequest>;
@@ -104,7 +155,7 @@ export const ContactForm = z.object({
   name: requiredText(LIMITS.fullName, MESSAGES.name),
   email: Email,
   company: optionalText(LIMITS.company),
-  message: requiredText(LIMITS.notes, MESSAGES.message),
+  message: requiredText(LIMITS.notes, MESSAGES.message, { multiline: true }),
   [HONEYPOT_FIELD]: honeypot,
 });
 

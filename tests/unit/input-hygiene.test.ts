@@ -1,0 +1,127 @@
+/**
+ * What the shared schemas and the body reader refuse before anything reaches a store: names
+ * no one can see, control characters, unknown sources, bodies in other charsets, and the
+ * edges of e-mail addresses.
+ */
+import { describe, expect, test } from 'vitest';
+import { HttpError, readJsonBody } from '../../functions/_lib/http';
+import { asciiEmail, ContactForm, Email, LeadRequest, NewsletterSubscribeRequest, SOURCES, SubscriberRequest } from '../../functions/_lib/schemas';
+
+const LEAD = { name: 'Ada Lovelace', email: 'ada@example.com', source: 'contact_form' };
+
+function messages(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
+  return Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]));
+}
+
+describe('names and messages', () => {
+  test.each([
+    ['zero-width spaces only', '\u200b\u200b\u200b'],
+    ['a word joiner and spaces', ' \u2060 \u2060 '],
+    ['byte order marks only', '\ufeff\ufeff'],
+    ['bidi marks only', '\u200e\u200f'],
+  ])('a name of %s counts as empty', (_, name) => {
+    expect(messages(LeadRequest.safeParse({ ...LEAD, name }))).toEqual({ name: 'Name is required' });
+    expect(messages(SubscriberRequest.safeParse({ email: 'a@example.com', firstName: name, lastName: name, source: 'newsletter_footer' }))).toEqual({
+      firstName: 'First name is required',
+      lastName: 'Last name is required',
+    });
+  });
+
+  test.each([
+    ['NUL', 'Ada\u0000Lovelace'],
+    ['a bell', 'Ada\u0007'],
+    ['a line break', 'Ada\nLovelace'],
+    ['a tab', 'Ada\tLovelace'],
+    ['DEL', 'Ada\u007f'],
+    ['a C1 control', 'Ada\u0085'],
+    ['a right-to-left override', 'Ada \u202egnp.exe'],
+    ['a bidi isolate', '\u2066Ada\u2069'],
+  ])('a name with %s is refused', (_, name) => {
+    expect(messages(LeadRequest.safeParse({ ...LEAD, name }))).toEqual({ name: 'Contains characters that are not allowed' });
+    expect(NewsletterSubscribeRequest.safeParse({ email: 'a@example.com', firstName: name, source: 'website_footer' }).success).toBe(false);
+  });
+
+  test.each([['Zoë Ångström'], ['محمد'], ['李小龙'], ['👩‍💻 Ada'], ["O'Brien-Smith"], ['نیما\u200cیوشیج']])('the name %j is accepted as typed', (name) => {
+    expect(LeadRequest.parse({ ...LEAD, name }).name).toBe(name);
+  });
+
+  test('a message keeps its line breaks and tabs but not other control characters', () => {
+    const message = 'Line one\r\nLine two\n\tindented';
+    expect(ContactForm.parse({ name: 'Ada', email: 'ada@example.com', message }).message).toBe(message);
+    expect(messages(ContactForm.safeParse({ name: 'Ada', email: 'ada@example.com', message: 'Hello\u0000' }))).toEqual({ message: 'Contains characters that are not allowed' });
+    expect(messages(ContactForm.safeParse({ name: 'Ada', email: 'ada@example.com', message: '\u200b\n\u200b' }))).toEqual({ message: 'Please tell us a little about what you need' });
+  });
+
+  test('optional fields of invisible characters are dropped, with control characters refused', () => {
+    expect(LeadRequest.parse({ ...LEAD, company: '\u200b', notes: '\u2060' })).toEqual(LEAD);
+    expect(messages(LeadRequest.safeParse({ ...LEAD, company: 'Acme\u0000' }))).toEqual({ company: 'Contains characters that are not allowed' });
+  });
+});
+
+describe('sources', () => {
+  test.each(SOURCES)('%s is accepted', (source) => {
+    expect(LeadRequest.parse({ ...LEAD, source }).source).toBe(source);
+  });
+
+  test.each([['constructor'], ['toString'], ['valueOf'], ['__proto__'], ['hasOwnProperty'], ['website-footer'], ['other'], ['']])('%j is refused', (source) => {
+    expect(Object.keys(messages(LeadRequest.safeParse({ ...LEAD, source })))).toEqual(['source']);
+  });
+});
+
+describe('e-mail addresses', () => {
+  test.each([
+    ['user@bücher.de', 'user@bücher.de', 'user@xn--bcher-kva.de'],
+    ['info@例え.jp', 'info@例え.jp', 'info@xn--r8jz45g.jp'],
+    ['x@xn--bcher-kva.de', 'x@xn--bcher-kva.de', 'x@xn--bcher-kva.de'],
+    [`${'a'.repeat(64)}@example.com`, `${'a'.repeat(64)}@example.com`, `${'a'.repeat(64)}@example.com`],
+    ['  Ada@Bücher.DE ', 'ada@bücher.de', 'ada@xn--bcher-kva.de'],
+  ])('%j is stored as %j and sent to %j', (input, stored, ascii) => {
+    expect(Email.parse(input)).toBe(stored);
+    expect(asciiEmail(stored)).toBe(ascii);
+  });
+
+  test.each([
+    [`${'a'.repeat(65)}@example.com`],
+    ['a@b@example.com'],
+    ['user@exa mple.com'],
+    ['user@-bad.example'],
+    ['user@localhost'],
+    ['user@'],
+    ['@example.com'],
+    [`user@${'a'.repeat(250)}.com`],
+    // A non-ASCII local part needs SMTPUTF8, which many mail servers still refuse.
+    ['jürgen@example.com'],
+  ])('%j is refused', (input) => {
+    expect(Email.safeParse(input).success).toBe(false);
+  });
+});
+
+describe('request bodies', () => {
+  const request = (contentType: string, body: BodyInit) => new Request('http://localhost/api/subscribers', { method: 'POST', headers: { 'content-type': contentType }, body });
+
+  async function statusOf(promise: Promise<unknown>): Promise<{ status: number; error: string }> {
+    try {
+      await promise;
+    } catch (error) {
+      if (error instanceof HttpError) return { status: error.response.status, error: ((await error.response.json()) as { error: string }).error };
+      throw error;
+    }
+    return { status: 200, error: '' };
+  }
+
+  test.each([['application/json; charset=iso-8859-1'], ['application/json; charset="windows-1252"'], ['application/json;charset=UTF-16']])('a body declared as %j answers 415', async (type) => {
+    const { status, error } = await statusOf(readJsonBody(request(type, Buffer.from('{"name":"Zo\xeb"}', 'latin1'))));
+    expect(status).toBe(415);
+    expect(error).toMatch(/UTF-8/);
+  });
+
+  test.each([['application/json'], ['application/json; charset=utf-8'], ['application/json; charset="UTF-8"'], ['application/json; charset=utf8']])('a UTF-8 body declared as %j is read', async (type) => {
+    expect(await readJsonBody(request(type, '{"name":"Zoë"}'))).toEqual({ name: 'Zoë' });
+  });
+
+  test('bytes that are not UTF-8 answer 400 instead of turning into replacement characters', async () => {
+    const { status, error } = await statusOf(readJsonBody(request('application/json', Buffer.from('{"name":"Zo\xeb"}', 'latin1'))));
+    expect(status).toBe(400);
+    expect(error).toBe('The body is not valid UTF-8');
+  });
+});
