@@ -44,7 +44,7 @@ export function formHandler<S extends z.ZodType>(endpoint: FormEndpoint<S>) {
   return async (req: Request, context: Context): Promise<Response> => {
     try {
       requireMethod(req, ['POST']);
-      const backend = getBackend(context);
+      const backend = await getBackend(context);
       if (!backend) {
         console.error(`[${endpoint.name}] Storage is not configured: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN`);
         return errorResponse(503, 'Storage is not configured');

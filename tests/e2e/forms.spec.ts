@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { brokenOrigin, readE2EStore, uniqueEmail } from '../support/e2e-env';
+import { brokenOrigin, storedLead, storedSubscriber, uniqueEmail } from '../support/e2e-env';
 
 const POST = '/blog/what-to-automate-first';
 
@@ -50,7 +50,7 @@ test.describe('newsletter form on a blog post', () => {
     await expect(form.getByLabel('E-mail')).toHaveValue('');
     await expect(form.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
 
-    expect(readE2EStore().subscribers[email]).toMatchObject({ email, firstName: 'Zoë', lastName: '1234', sources: ['newsletter_footer'] });
+    expect(await storedSubscriber(email)).toMatchObject({ email, firstName: 'Zoë', lastName: '1234', sources: ['newsletter_footer'] });
   });
 });
 
@@ -64,7 +64,7 @@ test.describe('footer signup', () => {
     await form.getByRole('button', { name: 'Subscribe' }).click();
     await expect(page.getByRole('region', { name: 'Notification' })).toContainText('Subscribed successfully!');
     await expect(form.getByLabel('Name')).toHaveValue('');
-    const record = readE2EStore().subscribers[email];
+    const record = await storedSubscriber(email);
     expect(record).toMatchObject({ firstName: 'Ada Lovelace', sources: ['website_footer'] });
     expect(record?.lastName).toBeUndefined();
   });
@@ -130,7 +130,7 @@ test.describe('Zoho guide form', () => {
     await form.getByRole('button', { name: 'Send me the guide' }).click();
     await expect(form.getByRole('status')).toHaveText('Thank you for subscribing! Your guide will be sent to your email.');
     await expect(form.getByLabel('First name')).toHaveValue('');
-    expect(readE2EStore().leads.find((lead) => lead.email === email)).toMatchObject({ name: 'Katherine Johnson', source: 'zoho_guide' });
+    expect(await storedLead(email)).toMatchObject({ name: 'Katherine Johnson', source: 'zoho_guide' });
   });
 });
 
@@ -149,7 +149,7 @@ test.describe('contact form', () => {
     await form.getByLabel('How can we help?').fill('We send 80 invoices a month by hand.');
     await form.getByRole('button', { name: 'Send message' }).click();
     await expect(form.getByRole('status')).toContainText('within 24 hours');
-    expect(readE2EStore().leads.find((lead) => lead.email === email)).toMatchObject({
+    expect(await storedLead(email)).toMatchObject({
       name: '<img src=x onerror=alert(1)>',
       company: 'Acme Ltd',
       notes: 'We send 80 invoices a month by hand.',

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { resetEnv } from '../../functions/_lib/env';
-import { createFileStore } from '../../functions/_lib/store-file';
 import { createRedisStore, createUpstashClient } from '../../functions/_lib/store-redis';
+import { createSqliteStore, type SqliteStore } from '../../functions/_lib/store-sqlite';
 import leadsCreate from '../../functions/leads-create';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';
 import subscribers from '../../functions/subscribers';
@@ -37,14 +37,23 @@ async function call(handler: typeof subscribers, url: string, body: unknown, opt
   return { status: response.status, headers: response.headers, text, json: JSON.parse(text) as Record<string, unknown> };
 }
 
-const fileStore = () => createFileStore(folder);
+/** The embedded store the handlers write to, opened beside them to read what they stored. */
+const opened: SqliteStore[] = [];
+const fileStore = () => {
+  const store = createSqliteStore(folder);
+  opened.push(store);
+  return store;
+};
 const VALID = { email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper', source: 'newsletter_footer' };
 
 beforeEach(() => {
   folder = mkdtempSync(path.join(tmpdir(), 'handlers-'));
   configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '1000' });
 });
-afterEach(() => rmSync(folder, { recursive: true, force: true }));
+afterEach(() => {
+  for (const store of opened.splice(0)) store.close();
+  rmSync(folder, { recursive: true, force: true });
+});
 
 describe('request checks', () => {
   test('a wrong method answers 405 with Allow', async () => {
