@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, adminConfig, adminHandler, LOGIN_WINDOW_SECONDS, MAX_LOGIN_FAILURES, NOT_CONFIGURED, requireBackend, requireSameOrigin } from './_lib/admin';
+import { ADMIN_HEADERS, adminConfig, adminHandler, LOGIN_WINDOW_SECONDS, MAX_LOGIN_ATTEMPTS, NOT_CONFIGURED, requireBackend, requireSameOrigin } from './_lib/admin';
 import { newSessionId, SESSION_MAX_AGE_SECONDS, sessionCookie, signSession } from './_lib/auth';
 import { getEnv } from './_lib/env';
 import { storeCall } from './_lib/form-endpoint';
@@ -15,24 +15,25 @@ export default adminHandler('admin-login', async (req, context) => {
     console.error('[admin-login] admin login is not configured');
     return errorResponse(503, NOT_CONFIGURED, { headers: ADMIN_HEADERS });
   }
-  const { store } = requireBackend(context);
+  const { store } = await requireBackend(context);
   const timeoutMs = getEnv().STORE_TIMEOUT_MS;
   const client = context.ip || 'unknown';
   const now = new Date();
+  const { password } = parseWith(AdminLoginRequest, await readJsonBody(req));
 
-  // Refused while the window of failures lasts, even with the right password. If the check
-  // itself cannot be made in time, storeCall throws and the login is refused (503), never let through.
-  const failures = await storeCall(() => store.loginFailures(client, now), timeoutMs);
-  if (failures.count >= MAX_LOGIN_FAILURES) {
-    const seconds = Math.max(1, Math.ceil((failures.resetAt - now.getTime()) / 1000));
+  // Each attempt is counted, in one atomic step, before its password is looked at: however many
+  // arrive at once, only the first MAX_LOGIN_ATTEMPTS of a window are checked, and the rest are
+  // refused even with the right password. If the count cannot be made in time, storeCall throws
+  // and the login is refused (503), never let through.
+  const attempts = await storeCall(() => store.countLoginAttempt(client, LOGIN_WINDOW_SECONDS, now), timeoutMs);
+  if (attempts.count > MAX_LOGIN_ATTEMPTS) {
+    const seconds = Math.max(1, Math.ceil((attempts.resetAt - now.getTime()) / 1000));
     return errorResponse(429, `Too many failed attempts. Try again in ${Math.ceil(seconds / 60)} minutes.`, { headers: { ...ADMIN_HEADERS, 'Retry-After': String(seconds) } });
   }
+  if (!(await config.checkPassword(password))) return errorResponse(401, 'Invalid password', { headers: ADMIN_HEADERS });
 
-  const { password } = parseWith(AdminLoginRequest, await readJsonBody(req));
-  if (!(await config.checkPassword(password))) {
-    await storeCall(() => store.recordLoginFailure(client, LOGIN_WINDOW_SECONDS, now), timeoutMs);
-    return errorResponse(401, 'Invalid password', { headers: ADMIN_HEADERS });
-  }
+  // The right password: the attempts before it no longer count against this client.
+  await storeCall(() => store.clearLoginAttempts(client), timeoutMs);
 
   const sessionId = newSessionId();
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000);

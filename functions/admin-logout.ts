@@ -12,7 +12,7 @@ export default adminHandler('admin-logout', async (req, context) => {
   const config = adminConfig(context);
   const session = config ? verifySession(readCookie(req.headers.get('cookie'), SESSION_COOKIE), config.secret, new Date()) : null;
   if (session) {
-    const { store } = requireBackend(context);
+    const { store } = await requireBackend(context);
     await storeCall(() => store.deleteSession(session.sessionId), getEnv().STORE_TIMEOUT_MS);
   }
   return json(200, { authenticated: false }, { ...ADMIN_HEADERS, 'Set-Cookie': clearedSessionCookie() });

@@ -6,7 +6,7 @@ import { LeadRequest } from './_lib/schemas';
 export default formHandler({
   name: 'leads-create',
   schema: LeadRequest,
-  save: (store, { name, email, source, company, notes }, now) => store.createLead({ name, email, source, company, notes }, now),
+  save: (store, { name, email, source, company, notes }, now, options) => store.createLead({ name, email, source, company, notes }, now, options),
 });
 
 export const config: Config = { path: '/api/leads/create' };

@@ -6,7 +6,7 @@ import { NewsletterSubscribeRequest } from './_lib/schemas';
 export default formHandler({
   name: 'newsletter-subscribe',
   schema: NewsletterSubscribeRequest,
-  save: (store, { email, firstName, lastName, source }, now) => store.subscribe({ email, firstName, lastName, source }, now),
+  save: (store, { email, firstName, lastName, source }, now, options) => store.subscribe({ email, firstName, lastName, source }, now, options),
 });
 
 export const config: Config = { path: '/api/newsletter/subscribe' };

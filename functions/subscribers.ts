@@ -6,7 +6,7 @@ import { SubscriberRequest } from './_lib/schemas';
 export default formHandler({
   name: 'subscribers',
   schema: SubscriberRequest,
-  save: (store, { email, firstName, lastName, source }, now) => store.subscribe({ email, firstName, lastName, source }, now),
+  save: (store, { email, firstName, lastName, source }, now, options) => store.subscribe({ email, firstName, lastName, source }, now, options),
 });
 
 export const config: Config = { path: '/api/subscribers' };

@@ -64,7 +64,7 @@ async function measure(store: string, env: Record<string, string>, bridge?: Upst
       records: `${COUNT} + ${COUNT}`,
       'seed s': seedSeconds.toFixed(1),
       'overview API ms (median)': median(apiTimes).toFixed(0),
-      'store round trips': bridge ? median(roundTrips) : 'n/a (files)',
+      'store round trips': bridge ? median(roundTrips) : 'n/a (SQLite)',
       'page to dashboard ms (median)': median(pageTimes).toFixed(0),
     };
   } finally {

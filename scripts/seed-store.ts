@@ -22,7 +22,7 @@ const pick = <T>(list: T[], index: number): T => list[index % list.length] as T;
 export async function seedStore({ subscribers, leads, env = process.env }: { subscribers: number; leads: number; env?: NodeJS.ProcessEnv }) {
   const { getBackend } = await importBundled<typeof StoreModule>(PROJECT_ROOT, 'functions/_lib/store.ts');
   Object.assign(process.env, env);
-  const backend = getBackend(undefined);
+  const backend = await getBackend(undefined);
   if (!backend) throw new Error('No store is configured');
   const now = Date.now();
   const when = (index: number, count: number) => new Date(now - Math.floor(((count - index) / count) * 120 * DAY_MS));

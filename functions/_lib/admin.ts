@@ -14,7 +14,8 @@ import { StoreUnavailableError } from './store-types';
 export const ADMIN_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex, nofollow' };
 
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
-export const MAX_LOGIN_FAILURES = 5;
+/** Password checks allowed per client and window; the attempts after them are refused unchecked. */
+export const MAX_LOGIN_ATTEMPTS = 5;
 
 export const NOT_CONFIGURED =
   'Admin login is not configured. Set ADMIN_PASSWORD_HASH (print one with `npm run admin:hash-password`) and SESSION_SECRET (32+ random characters) in the environment; locally, ADMIN_PASSWORD may replace the hash.';
@@ -44,8 +45,8 @@ export function requireSameOrigin(req: Request): void {
   if (type !== 'application/json') throw new HttpError(errorResponse(415, 'Send this request as JSON with Content-Type: application/json', { headers: ADMIN_HEADERS }));
 }
 
-export function requireBackend(context: Context): Backend {
-  const backend = getBackend(context);
+export async function requireBackend(context: Context): Promise<Backend> {
+  const backend = await getBackend(context);
   if (!backend) throw new HttpError(errorResponse(503, 'Storage is not configured', { headers: ADMIN_HEADERS }));
   return backend;
 }
@@ -58,7 +59,7 @@ export async function requireAdmin(req: Request, context: Context): Promise<{ ba
   if (!config) throw unauthorized();
   const session = verifySession(readCookie(req.headers.get('cookie'), SESSION_COOKIE), config.secret, new Date());
   if (!session) throw unauthorized();
-  const backend = requireBackend(context);
+  const backend = await requireBackend(context);
   const live = await storeCall(() => backend.store.hasSession(session.sessionId, new Date()), getEnv().STORE_TIMEOUT_MS);
   if (!live) throw unauthorized();
   return { backend, sessionId: session.sessionId };

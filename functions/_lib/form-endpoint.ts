@@ -2,6 +2,11 @@
  * The one pipeline every form endpoint runs: method and content checks → rate limit on the
  * client IP → the shared schema → honeypot → store. Answers are JSON; failures never carry
  * internal detail, and a store that fails or is slow answers 503 within seconds.
+ *
+ * A submission may carry an `Idempotency-Key` header (the site's forms send one, kept across
+ * retries of the same content). A write that timed out here may still commit in the store a
+ * moment later; its retry then finds the key, stored in the same step as the record, and gets
+ * the first answer without a second record.
  */
 import type { Context } from '@netlify/functions';
 import type { z } from 'zod';
@@ -9,13 +14,27 @@ import { getEnv } from './env';
 import { errorResponse, HttpError, json, parseWith, readJsonBody, requireMethod } from './http';
 import { HONEYPOT_FIELD } from './schemas';
 import { getBackend } from './store';
-import { StoreUnavailableError, type Store } from './store-types';
+import { StoreUnavailableError, type Store, type WriteOptions } from './store-types';
 
 export interface FormEndpoint<S extends z.ZodType> {
-  /** Short name for logs, rate-limit keys and honeypot counts. */
+  /** Short name for logs, rate-limit keys, honeypot counts and the scope of idempotency keys. */
   name: string;
   schema: S;
-  save: (store: Store, data: z.infer<S>, now: Date) => Promise<unknown>;
+  save: (store: Store, data: z.infer<S>, now: Date, options: WriteOptions) => Promise<unknown>;
+}
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** Letters, digits, `-` and `_`, 1 to 100 of them: a UUID fits, and nothing that could break a store key. */
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** The request's idempotency key, if it sent one; a malformed key answers 400 naming the header. */
+export function idempotencyKeyOf(req: Request): string | undefined {
+  const key = req.headers.get(IDEMPOTENCY_HEADER);
+  if (key === null) return undefined;
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    throw new HttpError(errorResponse(400, `The ${IDEMPOTENCY_HEADER} header must be 1 to 100 letters, digits, "-" or "_" (a UUID, for example)`));
+  }
+  return key;
 }
 
 export const STORE_UNAVAILABLE = 'The service is temporarily unavailable. Please try again in a moment.';
@@ -44,7 +63,8 @@ export function formHandler<S extends z.ZodType>(endpoint: FormEndpoint<S>) {
   return async (req: Request, context: Context): Promise<Response> => {
     try {
       requireMethod(req, ['POST']);
-      const backend = getBackend(context);
+      const idempotencyKey = idempotencyKeyOf(req);
+      const backend = await getBackend(context);
       if (!backend) {
         console.error(`[${endpoint.name}] Storage is not configured: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN`);
         return errorResponse(503, 'Storage is not configured');
@@ -65,7 +85,9 @@ export function formHandler<S extends z.ZodType>(endpoint: FormEndpoint<S>) {
         await storeCall(() => backend.store.recordHoneypot(endpoint.name, now), timeoutMs);
         return json(201, { ok: true });
       }
-      await storeCall(() => endpoint.save(backend.store, data, now), timeoutMs);
+      // Keys are scoped per endpoint: the same key sent to two endpoints is two submissions.
+      const options: WriteOptions = idempotencyKey ? { idempotencyKey: `${endpoint.name}:${idempotencyKey}` } : {};
+      await storeCall(() => endpoint.save(backend.store, data, now, options), timeoutMs);
       return json(201, { ok: true });
     } catch (error) {
       if (error instanceof HttpError) return error.response;

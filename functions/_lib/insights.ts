@@ -1,5 +1,5 @@
 /** The admin dashboard's figures, computed from the store's indexes. */
-import type { DailyCounts, Store } from './store-types';
+import { countTable, type DailyCounts, type Store } from './store-types';
 
 export const CHART_DAYS = 90;
 export const PAGE_SIZE = 20;
@@ -10,14 +10,16 @@ export function lastDays(now: Date, count: number): string[] {
   return Array.from({ length: count }, (_, index) => new Date(today - (count - 1 - index) * 86_400_000).toISOString().slice(0, 10));
 }
 
+/** A day's total over its sources; only the row's own values count, whatever the sources are called. */
 const totalOf = (row: Record<string, number> | undefined) => Object.values(row ?? {}).reduce((sum, count) => sum + count, 0);
 
 function sumDays(counts: DailyCounts, days: string[]): number {
   return days.reduce((sum, day) => sum + totalOf(counts[day]), 0);
 }
 
+/** Totals per source; sources are what people sent, so the table has no prototype to collide with. */
 function bySource(counts: DailyCounts): Record<string, number> {
-  const sources: Record<string, number> = {};
+  const sources = countTable();
   for (const row of Object.values(counts)) for (const [source, count] of Object.entries(row)) sources[source] = (sources[source] ?? 0) + count;
   return sources;
 }

@@ -3,7 +3,7 @@
  * name like "1234" or "null" stays a string); every write is one atomic round trip.
  */
 import { Redis } from '@upstash/redis';
-import { dayOf, type DailyCounts, type Lead, type LeadInput, type LoginFailures, type Page, type Store, type SubscribeInput, type Subscriber } from './store-types';
+import { countTable, dayOf, IDEMPOTENCY_TTL_SECONDS, type DailyCounts, type Lead, type LeadInput, type LoginAttempts, type Page, type Store, type SubscribeInput, type SubscribeResult, type Subscriber, type WriteOptions } from './store-types';
 
 /** Every key the store uses, in one place. */
 export const KEYS = {
@@ -14,7 +14,9 @@ export const KEYS = {
   daily: (kind: 'subscribers' | 'leads', day: string) => `stats:${kind}:${day}`,
   honeypot: 'stats:honeypot',
   session: (id: string) => `admin:session:${id}`,
-  loginFailures: (client: string) => `admin:login-failures:${client}`,
+  loginAttempts: (client: string) => `admin:login-attempts:${client}`,
+  /** A form submission's idempotency key (scoped per endpoint by the caller); holds what it stored. */
+  idempotency: (key: string) => `idem:${key}`,
 } as const;
 
 /** Per-day statistics are kept for two years. */
@@ -23,9 +25,18 @@ const DAILY_TTL_SECONDS = 2 * 366 * 24 * 3600;
 /**
  * Upsert of a subscriber by e-mail, atomically: a new address is created and indexed and counted;
  * a known one keeps its createdAt, takes the newer names and gains the source if it is new.
- * KEYS: record, index, daily counts. ARGV: record JSON, score (ms), e-mail, source, ttl.
+ * With an idempotency key (KEYS[4]) seen before, nothing changes and the record stored under the
+ * e-mail it holds is returned; otherwise the key is kept, holding the e-mail, in the same step.
+ * KEYS: record, index, daily counts[, idempotency key]. ARGV: record JSON, score (ms), e-mail,
+ * source, daily ttl, subscriber key prefix, idempotency ttl.
+ * Returns { created (0/1), record JSON or false, repeated (0/1) }.
  */
 const SUBSCRIBE_SCRIPT = `
+if KEYS[4] then
+  local first = redis.call('GET', KEYS[4])
+  if first then return { 0, redis.call('GET', ARGV[6] .. first), 1 } end
+  redis.call('SET', KEYS[4], ARGV[3], 'EX', ARGV[7])
+end
 local incoming = cjson.decode(ARGV[1])
 local existing = redis.call('GET', KEYS[1])
 local created = 0
@@ -49,12 +60,41 @@ else
 end
 local encoded = cjson.encode(record)
 redis.call('SET', KEYS[1], encoded)
-return { created, encoded }
+return { created, encoded, 0 }
 `;
 
-/** HGETALL without automatic deserialisation answers a flat [field, value, …] list. */
+/**
+ * Appends a lead, indexed and counted, atomically. With an idempotency key (KEYS[4]) seen before,
+ * nothing is written and the first lead is returned; otherwise the key is kept, holding the id.
+ * KEYS: record, index, daily counts[, idempotency key]. ARGV: lead JSON, score (ms), id, source,
+ * daily ttl, lead key prefix, idempotency ttl. Returns the stored lead's JSON.
+ */
+const LEAD_SCRIPT = `
+if KEYS[4] then
+  local first = redis.call('GET', KEYS[4])
+  if first then return redis.call('GET', ARGV[6] .. first) end
+  redis.call('SET', KEYS[4], ARGV[3], 'EX', ARGV[7])
+end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+redis.call('HINCRBY', KEYS[3], ARGV[4], 1)
+redis.call('EXPIRE', KEYS[3], ARGV[5])
+return ARGV[1]
+`;
+
+/**
+ * One login attempt counted: the window starts at a client's first attempt (EXPIRE NX never
+ * extends it). Returns the count and the milliseconds left in the window.
+ */
+const LOGIN_ATTEMPT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[1], 'NX')
+return { count, redis.call('PTTL', KEYS[1]) }
+`;
+
+/** HGETALL without automatic deserialisation answers a flat [field, value, …] list. Fields are sources people sent. */
 function countsOf(reply: unknown): Record<string, number> {
-  const counts: Record<string, number> = {};
+  const counts = countTable();
   if (Array.isArray(reply)) {
     for (let index = 0; index + 1 < reply.length; index += 2) counts[String(reply[index])] = Number(reply[index + 1]);
   } else if (reply && typeof reply === 'object') {
@@ -87,7 +127,7 @@ return { redis.call('ZCARD', KEYS[1]), redis.call('ZCARD', KEYS[2]), records(KEY
 `;
 
 function dailyFrom(days: string[], rows: unknown[]): DailyCounts {
-  const counts: DailyCounts = {};
+  const counts = countTable<Record<string, number>>();
   days.forEach((day, index) => {
     const row = countsOf(rows[index]);
     if (Object.keys(row).length > 0) counts[day] = row;
@@ -136,29 +176,40 @@ export function createRedisStore(redis: Redis): Store {
   }
 
   return {
-    async subscribe(input: SubscribeInput, now: Date) {
+    async subscribe(input: SubscribeInput, now: Date, { idempotencyKey }: WriteOptions = {}): Promise<SubscribeResult> {
       const at = now.toISOString();
       const { source, ...person } = input;
       const incoming: Subscriber = { ...person, sources: [source], createdAt: at, updatedAt: at };
-      const [created, encoded] = (await redis.eval(
-        SUBSCRIBE_SCRIPT,
-        [KEYS.subscriber(input.email), KEYS.subscribersByCreated, KEYS.daily('subscribers', dayOf(now))],
-        [JSON.stringify(incoming), String(now.getTime()), input.email, source, String(DAILY_TTL_SECONDS)],
-      )) as [number | string, string];
-      return { subscriber: toSubscriber(encoded), created: Number(created) === 1 };
+      const keys = [KEYS.subscriber(input.email), KEYS.subscribersByCreated, KEYS.daily('subscribers', dayOf(now))];
+      if (idempotencyKey) keys.push(KEYS.idempotency(idempotencyKey));
+      const [created, encoded, repeated] = (await redis.eval(SUBSCRIBE_SCRIPT, keys, [
+        JSON.stringify(incoming),
+        String(now.getTime()),
+        input.email,
+        source,
+        String(DAILY_TTL_SECONDS),
+        KEYS.subscriber(''),
+        String(IDEMPOTENCY_TTL_SECONDS),
+      ])) as [number | string, string | null, number | string];
+      if (Number(repeated) === 1) return { subscriber: encoded ? toSubscriber(encoded) : undefined, created: false, repeated: true };
+      return { subscriber: toSubscriber(encoded ?? ''), created: Number(created) === 1, repeated: false };
     },
 
-    async createLead(input: LeadInput, now: Date) {
+    async createLead(input: LeadInput, now: Date, { idempotencyKey }: WriteOptions = {}) {
       const lead: Lead = { id: crypto.randomUUID(), ...input, createdAt: now.toISOString() };
-      const daily = KEYS.daily('leads', dayOf(now));
-      await redis
-        .multi()
-        .set(KEYS.lead(lead.id), JSON.stringify(lead))
-        .zadd(KEYS.leadsByCreated, { score: now.getTime(), member: lead.id })
-        .hincrby(daily, lead.source, 1)
-        .expire(daily, DAILY_TTL_SECONDS)
-        .exec();
-      return lead;
+      const keys = [KEYS.lead(lead.id), KEYS.leadsByCreated, KEYS.daily('leads', dayOf(now))];
+      if (idempotencyKey) keys.push(KEYS.idempotency(idempotencyKey));
+      const stored = await redis.eval(LEAD_SCRIPT, keys, [
+        JSON.stringify(lead),
+        String(now.getTime()),
+        lead.id,
+        lead.source,
+        String(DAILY_TTL_SECONDS),
+        KEYS.lead(''),
+        String(IDEMPOTENCY_TTL_SECONDS),
+      ]);
+      // A repeat gives back the first lead as it was stored (leads are never deleted).
+      return parseRecord<Lead>(stored) ?? lead;
     },
 
     async recordHoneypot(endpoint: string) {
@@ -221,22 +272,13 @@ export function createRedisStore(redis: Redis): Store {
       await redis.del(KEYS.session(sessionId));
     },
 
-    async recordLoginFailure(client: string, windowSeconds: number, now: Date): Promise<LoginFailures> {
-      const key = KEYS.loginFailures(client);
-      // The window starts at the first failure: EXPIRE NX never extends it.
-      const [count, ttl] = (await redis.eval(
-        "local n = redis.call('INCR', KEYS[1]) redis.call('EXPIRE', KEYS[1], ARGV[1], 'NX') return { n, redis.call('PTTL', KEYS[1]) }",
-        [key],
-        [String(windowSeconds)],
-      )) as [number, number];
+    async countLoginAttempt(client: string, windowSeconds: number, now: Date): Promise<LoginAttempts> {
+      const [count, ttl] = (await redis.eval(LOGIN_ATTEMPT_SCRIPT, [KEYS.loginAttempts(client)], [String(windowSeconds)])) as [number, number];
       return { count: Number(count), resetAt: now.getTime() + Math.max(0, Number(ttl)) };
     },
 
-    async loginFailures(client: string, now: Date): Promise<LoginFailures> {
-      const key = KEYS.loginFailures(client);
-      const [count, ttl] = (await redis.multi().get(key).pttl(key).exec()) as [string | null, number];
-      const remaining = Number(ttl);
-      return count && remaining > 0 ? { count: Number(count), resetAt: now.getTime() + remaining } : { count: 0, resetAt: 0 };
+    async clearLoginAttempts(client: string) {
+      await redis.del(KEYS.loginAttempts(client));
     },
   };
 }

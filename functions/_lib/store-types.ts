@@ -36,14 +36,43 @@ export interface Page {
   limit: number;
 }
 
-/** New records per UTC day and source: `{ '2026-11-22': { website_footer: 3 } }`. */
+/**
+ * New records per UTC day and source: `{ '2026-11-22': { website_footer: 3 } }`. Sources come
+ * from what people send, so both levels are null-prototype objects (see `countTable`).
+ */
 export type DailyCounts = Record<string, Record<string, number>>;
+
+/**
+ * An empty table of counts keyed by user input. Without a prototype, keys such as `constructor`,
+ * `toString` or `__proto__` are plain data: `counts[key] ?? 0` never finds an inherited function.
+ */
+export function countTable<T = number>(): Record<string, T> {
+  return Object.create(null);
+}
+
+/** How long a form submission's idempotency key is remembered. */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
+
+/** Options of the writes a form makes. */
+export interface WriteOptions {
+  /**
+   * The submission's idempotency key, already scoped by the caller (one namespace per endpoint).
+   * The key is recorded in the same atomic step as the record: a write whose key was seen in the
+   * last IDEMPOTENCY_TTL_SECONDS stores nothing and gives back what the first one stored.
+   */
+  idempotencyKey?: string;
+}
+
+export type SubscribeResult =
+  | { subscriber: Subscriber; created: boolean; repeated: false }
+  /** The key was seen before: nothing was written; the record as it stands now, if it still exists. */
+  | { subscriber: Subscriber | undefined; created: false; repeated: true };
 
 export interface Store {
   /** Adds or updates the subscriber keyed by e-mail: one record per address, first createdAt kept. */
-  subscribe(input: SubscribeInput, now: Date): Promise<{ subscriber: Subscriber; created: boolean }>;
-  /** Appends a lead. */
-  createLead(input: LeadInput, now: Date): Promise<Lead>;
+  subscribe(input: SubscribeInput, now: Date, options?: WriteOptions): Promise<SubscribeResult>;
+  /** Appends a lead; with a key seen before, appends nothing and gives back the first lead. */
+  createLead(input: LeadInput, now: Date, options?: WriteOptions): Promise<Lead>;
   /** Counts a submission caught by the honeypot, per endpoint. */
   recordHoneypot(endpoint: string, now: Date): Promise<void>;
   countSubscribers(): Promise<number>;
@@ -65,9 +94,14 @@ export interface Store {
   createSession(sessionId: string, expiresAt: Date): Promise<void>;
   hasSession(sessionId: string, now: Date): Promise<boolean>;
   deleteSession(sessionId: string): Promise<void>;
-  /** Counts a failed admin login for a client; returns the failures in the current window and when it ends. */
-  recordLoginFailure(client: string, windowSeconds: number, now: Date): Promise<LoginFailures>;
-  loginFailures(client: string, now: Date): Promise<LoginFailures>;
+  /**
+   * Counts an admin login attempt of a client, atomically, before its password is checked: the
+   * answer is this attempt's number in the current window (which starts at the first attempt
+   * and lasts windowSeconds), so however many arrive at once, each gets its own number.
+   */
+  countLoginAttempt(client: string, windowSeconds: number, now: Date): Promise<LoginAttempts>;
+  /** Forgets a client's attempts (after a successful login). */
+  clearLoginAttempts(client: string): Promise<void>;
 }
 
 export interface DashboardData {
@@ -80,9 +114,10 @@ export interface DashboardData {
   leads: Lead[];
 }
 
-export interface LoginFailures {
+export interface LoginAttempts {
+  /** Attempts in the current window, this one included. */
   count: number;
-  /** When the window of failures ends, ms since the epoch (0 when there are none). */
+  /** When the window ends, ms since the epoch. */
   resetAt: number;
 }
 

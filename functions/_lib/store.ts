@@ -1,12 +1,11 @@
 /**
  * Chooses the store for a request: Upstash Redis when configured; otherwise the embedded
- * file store, but only off Netlify (a deployed site without Upstash must not pretend to save).
+ * SQLite store, but only off Netlify (a deployed site without Upstash must not pretend to save).
  */
 import type { Context } from '@netlify/functions';
 import path from 'node:path';
 import { getEnv, type Env } from './env';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './rate-limit';
-import { createFileStore } from './store-file';
 import { createRedisStore, createUpstashClient } from './store-redis';
 import type { Store } from './store-types';
 
@@ -25,17 +24,21 @@ export function isDeployed(context: Pick<Context, 'deploy'> | undefined): boolea
 let cached: { env: Env; backend: Backend } | undefined;
 
 /** The backend for this environment, created once and reused by warm invocations. */
-export function getBackend(context: Pick<Context, 'deploy'> | undefined): Backend | undefined {
+export async function getBackend(context: Pick<Context, 'deploy'> | undefined): Promise<Backend | undefined> {
   const env = getEnv();
   if (cached?.env === env) return cached.backend;
-  let backend: Backend | undefined;
   if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
     const redis = createUpstashClient({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, timeoutMs: env.STORE_TIMEOUT_MS });
-    backend = { kind: 'upstash', store: createRedisStore(redis), limiter: createRedisRateLimiter(redis, env.RATE_LIMIT_PER_MINUTE, env.STORE_TIMEOUT_MS) };
-  } else if (!isDeployed(context)) {
-    const directory = env.LOCAL_STORE_DIR ?? path.join(process.cwd(), '.data');
-    backend = { kind: 'embedded', store: createFileStore(directory), limiter: createMemoryRateLimiter(env.RATE_LIMIT_PER_MINUTE) };
+    cached = { env, backend: { kind: 'upstash', store: createRedisStore(redis), limiter: createRedisRateLimiter(redis, env.RATE_LIMIT_PER_MINUTE, env.STORE_TIMEOUT_MS) } };
+    return cached.backend;
   }
-  if (backend) cached = { env, backend };
-  return backend;
+  if (isDeployed(context)) return undefined;
+  // Imported here only: a deployed function never loads the embedded store (nor node:sqlite).
+  const { createSqliteStore } = await import('./store-sqlite');
+  // A concurrent first call may have made it meanwhile: one store and one limiter per environment.
+  if (cached?.env !== env) {
+    const directory = env.LOCAL_STORE_DIR ?? path.join(process.cwd(), '.data');
+    cached = { env, backend: { kind: 'embedded', store: createSqliteStore(directory), limiter: createMemoryRateLimiter(env.RATE_LIMIT_PER_MINUTE) } };
+  }
+  return cached.backend;
 }

@@ -21,14 +21,39 @@ export async function throwIfResNotOk(response: Response): Promise<void> {
   throw new ApiError(response.status, `${response.status}: ${body || response.statusText}`, body);
 }
 
-export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+export async function apiRequest(method: string, url: string, data?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const response = await fetch(url, {
     method,
-    headers: data === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers: data === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
     body: data === undefined ? undefined : JSON.stringify(data),
     credentials: 'include',
   });
   await throwIfResNotOk(response);
+  return response;
+}
+
+/**
+ * Keys of form submissions not yet known to be stored, by endpoint and content. A request that
+ * failed (a timeout, a dropped answer) may still have been stored; sending the same content again
+ * sends the same key, so the server stores it once. Other content gets a new key, and a success
+ * forgets the key, so the next submission is a new one even with the same values.
+ */
+const pendingKeys = new Map<string, string>();
+
+/** A random UUID; `crypto.randomUUID` exists only on secure origins (not on a LAN address over http). */
+function newKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** POSTs a form's values as JSON with an `Idempotency-Key`; any non-OK answer throws, as apiRequest does. */
+export async function submitForm(url: string, data: Record<string, unknown>): Promise<Response> {
+  const submission = `${url} ${JSON.stringify(data)}`;
+  const key = pendingKeys.get(submission) ?? newKey();
+  pendingKeys.set(submission, key);
+  const response = await apiRequest('POST', url, data, { 'Idempotency-Key': key });
+  pendingKeys.delete(submission);
   return response;
 }
 

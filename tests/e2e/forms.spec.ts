@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { brokenOrigin, readE2EStore, uniqueEmail } from '../support/e2e-env';
+import { brokenOrigin, storedLead, storedLeads, storedSubscriber, uniqueEmail } from '../support/e2e-env';
 
 const POST = '/blog/what-to-automate-first';
 
@@ -50,7 +50,7 @@ test.describe('newsletter form on a blog post', () => {
     await expect(form.getByLabel('E-mail')).toHaveValue('');
     await expect(form.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
 
-    expect(readE2EStore().subscribers[email]).toMatchObject({ email, firstName: 'Zoë', lastName: '1234', sources: ['newsletter_footer'] });
+    expect(await storedSubscriber(email)).toMatchObject({ email, firstName: 'Zoë', lastName: '1234', sources: ['newsletter_footer'] });
   });
 });
 
@@ -64,7 +64,7 @@ test.describe('footer signup', () => {
     await form.getByRole('button', { name: 'Subscribe' }).click();
     await expect(page.getByRole('region', { name: 'Notification' })).toContainText('Subscribed successfully!');
     await expect(form.getByLabel('Name')).toHaveValue('');
-    const record = readE2EStore().subscribers[email];
+    const record = await storedSubscriber(email);
     expect(record).toMatchObject({ firstName: 'Ada Lovelace', sources: ['website_footer'] });
     expect(record?.lastName).toBeUndefined();
   });
@@ -130,7 +130,70 @@ test.describe('Zoho guide form', () => {
     await form.getByRole('button', { name: 'Send me the guide' }).click();
     await expect(form.getByRole('status')).toHaveText('Thank you for subscribing! Your guide will be sent to your email.');
     await expect(form.getByLabel('First name')).toHaveValue('');
-    expect(readE2EStore().leads.find((lead) => lead.email === email)).toMatchObject({ name: 'Katherine Johnson', source: 'zoho_guide' });
+    expect(await storedLead(email)).toMatchObject({ name: 'Katherine Johnson', source: 'zoho_guide' });
+  });
+});
+
+test.describe('a submission retried after a failure', () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+  test('sends the same Idempotency-Key, so a request stored before its answer was lost is stored once', async ({ page }) => {
+    const email = uniqueEmail('retry');
+    const keys: string[] = [];
+    let loseAnswer = true;
+    await page.route('**/api/leads/create', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (!loseAnswer) return route.continue();
+      // The server stores the lead, but its answer never reaches the browser.
+      loseAnswer = false;
+      await route.fetch();
+      await route.fulfill({ status: 503, json: { error: 'The service is temporarily unavailable. Please try again in a moment.' } });
+    });
+    await page.goto('/zoho');
+    const form = page.getByRole('form', { name: 'Request the Zoho guide' });
+    await form.getByLabel('First name').fill('Dorothy');
+    await form.getByLabel('Last name').fill('Vaughan');
+    await form.getByLabel('E-mail').fill(email);
+    await form.getByRole('button', { name: 'Send me the guide' }).click();
+    await expect(form.getByRole('alert')).toBeVisible();
+    await form.getByRole('button', { name: 'Send me the guide' }).click();
+    await expect(form.getByRole('status')).toBeVisible();
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(UUID);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await storedLeads(email)).toHaveLength(1);
+
+    // The same values sent again after a success are a new submission.
+    await form.getByLabel('First name').fill('Dorothy');
+    await form.getByLabel('Last name').fill('Vaughan');
+    await form.getByLabel('E-mail').fill(email);
+    await form.getByRole('button', { name: 'Send me the guide' }).click();
+    await expect.poll(() => keys.length).toBe(3);
+    await expect(form.getByLabel('E-mail')).toHaveValue('');
+    expect(keys[2]).toMatch(UUID);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(await storedLeads(email)).toHaveLength(2);
+  });
+
+  test('with changed values sends a new key', async ({ page }) => {
+    const keys: string[] = [];
+    await page.route('**/api/subscribers', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      await route.fulfill({ status: 503, json: { error: 'The service is temporarily unavailable. Please try again in a moment.' } });
+    });
+    await page.goto(POST);
+    const form = blogForm(page);
+    await form.getByLabel('First name').fill('Mary');
+    await form.getByLabel('Last name').fill('Jackson');
+    await form.getByLabel('E-mail').fill(uniqueEmail('changed'));
+    for (const [index, lastName] of ['Jackson', 'Jackson', 'Winston Jackson'].entries()) {
+      await form.getByLabel('Last name').fill(lastName);
+      await form.getByRole('button', { name: 'Subscribe' }).click();
+      await expect.poll(() => keys.length).toBe(index + 1);
+      await expect(form.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
+    }
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[1]);
   });
 });
 
@@ -149,7 +212,7 @@ test.describe('contact form', () => {
     await form.getByLabel('How can we help?').fill('We send 80 invoices a month by hand.');
     await form.getByRole('button', { name: 'Send message' }).click();
     await expect(form.getByRole('status')).toContainText('within 24 hours');
-    expect(readE2EStore().leads.find((lead) => lead.email === email)).toMatchObject({
+    expect(await storedLead(email)).toMatchObject({
       name: '<img src=x onerror=alert(1)>',
       company: 'Acme Ltd',
       notes: 'We send 80 invoices a month by hand.',

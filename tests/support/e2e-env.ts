@@ -1,7 +1,8 @@
 /** Where the e2e servers run and keep their data; shared by playwright.config.ts and the specs. */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createSqliteStore } from '../../functions/_lib/store-sqlite';
+import type { Lead, Store, Subscriber } from '../../functions/_lib/store-types';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -16,18 +17,27 @@ export const E2E_SESSION_SECRET = 'e2e-session-secret-0123456789abcdef0123';
 
 export const brokenOrigin = `http://localhost:${E2E_BROKEN_PORT}`;
 
-interface StoredData {
-  subscribers: Record<string, { email: string; firstName: string; lastName?: string; sources: string[] }>;
-  leads: { name: string; email: string; source: string; company?: string; notes?: string }[];
+/** Reads the e2e server's embedded store through the store itself, as it is right now. */
+async function readE2EStore<T>(read: (store: Store) => Promise<T>): Promise<T> {
+  const store = createSqliteStore(E2E_STORE_DIR);
+  try {
+    return await read(store);
+  } finally {
+    store.close();
+  }
 }
 
-/** What the e2e server's embedded store holds right now. */
-export function readE2EStore(): StoredData {
-  try {
-    return JSON.parse(readFileSync(path.join(E2E_STORE_DIR, 'store.json'), 'utf8')) as StoredData;
-  } catch {
-    return { subscribers: {}, leads: [] };
-  }
+export function storedSubscriber(email: string): Promise<Subscriber | undefined> {
+  return readE2EStore((store) => store.getSubscriber(email));
+}
+
+/** The leads from an address, newest first (each test uses addresses of its own). */
+export function storedLeads(email: string): Promise<Lead[]> {
+  return readE2EStore(async (store) => (await store.listLeads({ offset: 0, limit: 1000 })).filter((lead) => lead.email === email));
+}
+
+export async function storedLead(email: string): Promise<Lead | undefined> {
+  return (await storedLeads(email))[0];
 }
 
 /** An address no other test uses. */

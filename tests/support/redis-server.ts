@@ -26,6 +26,13 @@ export interface RedisServerHandle {
   stop(): Promise<void>;
   /** Stops the server and starts it again on the same port and directory; resolves once it answers PING. */
   restart(): Promise<void>;
+  /**
+   * Freezes the server process (SIGSTOP): commands sent meanwhile wait in its socket and run when
+   * it is resumed, as a real stall of the store would make them.
+   */
+  pause(): void;
+  /** Lets a paused server run again (SIGCONT). */
+  resume(): void;
 }
 
 const START_TIMEOUT_MS = 10_000;
@@ -171,6 +178,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       return;
     }
     const exit = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    // A paused server would not act on SIGTERM until it runs again.
+    proc.kill('SIGCONT');
     proc.kill('SIGTERM');
     const timer = setTimeout(() => proc.kill('SIGKILL'), STOP_TIMEOUT_MS);
     await exit;
@@ -206,6 +215,12 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       if (stopped) throw new Error('restart() after stop()');
       await stopProcess();
       await launch();
+    },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
     },
   };
 }

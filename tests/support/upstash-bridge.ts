@@ -12,6 +12,8 @@
  *   client's sha1 (of the original script) is translated to the sha1 of the rewritten one.
  *
  * `setBroken(true)` makes every request hang for 30 s and then answer 500, to simulate a broken store.
+ * `onCommand(listener)` shows each command to a test just before it goes to Redis (to pause the
+ * real server at the moment a given write arrives, for example).
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -33,6 +35,8 @@ export interface UpstashBridge {
   setBroken(broken: boolean): void;
   /** HTTP requests answered so far: each one is a round trip of the client to the store. */
   requestCount(): number;
+  /** Calls the listener with each command (name first, scripts as sent), just before it is sent to Redis; undefined removes it. */
+  onCommand(listener: ((command: string[]) => void) | undefined): void;
 }
 
 const BROKEN_DELAY_MS = 30_000;
@@ -99,6 +103,7 @@ export async function startUpstashBridge(options: UpstashBridgeOptions): Promise
   /** sha1(original script) → sha1(script as loaded into Redis). */
   const shaMap = new Map<string, string>();
   let broken = false;
+  let commandListener: ((command: string[]) => void) | undefined;
   const brokenTimers = new Set<NodeJS.Timeout>();
 
   const rememberScript = (script: string): string => {
@@ -112,6 +117,7 @@ export async function startUpstashBridge(options: UpstashBridgeOptions): Promise
   function prepare(raw: unknown): { name: string; args: Arg[]; post?: (reply: Reply) => Reply } {
     if (!Array.isArray(raw) || raw.length === 0) throw new BridgeError('ERR a command must be a non-empty JSON array');
     const parts = raw.map(toArg);
+    commandListener?.(parts);
     const name = parts[0].toUpperCase();
     const args = parts.slice(1);
     if (UNSUPPORTED.has(name)) throw new BridgeError(`ERR '${parts[0]}' is not supported by the test bridge`);
@@ -261,6 +267,9 @@ export async function startUpstashBridge(options: UpstashBridgeOptions): Promise
       broken = value;
     },
     requestCount: () => requests,
+    onCommand(listener) {
+      commandListener = listener;
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

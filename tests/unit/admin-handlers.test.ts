@@ -1,12 +1,13 @@
 /**
- * The admin endpoints with real Requests against the embedded store: who gets in, who does not,
- * and what a cookie is worth after logout or tampering.
+ * The admin endpoints with real Requests against the embedded store (and, for the login lockout,
+ * Upstash Redis too): who gets in, who does not, and what a cookie is worth after logout or tampering.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import type { Context } from '@netlify/functions';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import adminLeads from '../../functions/admin-leads';
 import adminLogin from '../../functions/admin-login';
 import adminLogout from '../../functions/admin-logout';
@@ -15,8 +16,11 @@ import adminSession from '../../functions/admin-session';
 import adminSubscribers from '../../functions/admin-subscribers';
 import { SESSION_COOKIE, signSession } from '../../functions/_lib/auth';
 import { resetEnv } from '../../functions/_lib/env';
-import { createFileStore } from '../../functions/_lib/store-file';
+import { createUpstashClient, KEYS } from '../../functions/_lib/store-redis';
+import { createSqliteStore, DATABASE_FILE, type SqliteStore } from '../../functions/_lib/store-sqlite';
 import { createContext } from '../../scripts/functions-runner';
+import { startRedisServer, type RedisServerHandle } from '../support/redis-server';
+import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge';
 
 type Handler = (req: Request, context: Context) => Promise<Response>;
 
@@ -24,6 +28,13 @@ const PASSWORD = 'correct horse battery staple';
 const SECRET = 'a'.repeat(16) + 'b'.repeat(16) + 'c'.repeat(8);
 const ORIGIN = 'http://localhost';
 let folder: string;
+const opened: SqliteStore[] = [];
+/** The embedded store the handlers use, opened beside them. */
+const createFileStore = (directory: string) => {
+  const store = createSqliteStore(directory);
+  opened.push(store);
+  return store;
+};
 
 beforeEach(() => {
   folder = mkdtempSync(path.join(tmpdir(), 'admin-'));
@@ -32,6 +43,7 @@ beforeEach(() => {
   resetEnv();
 });
 afterEach(() => {
+  for (const store of opened.splice(0)) store.close();
   rmSync(folder, { recursive: true, force: true });
   for (const key of ['ADMIN_PASSWORD', 'SESSION_SECRET', 'LOCAL_STORE_DIR']) delete process.env[key];
   resetEnv();
@@ -102,7 +114,7 @@ describe('login', () => {
   test('the lockout ends when its 15-minute window has passed', async () => {
     const store = createFileStore(folder);
     const longAgo = new Date(Date.now() - 16 * 60 * 1000);
-    for (let attempt = 0; attempt < 5; attempt += 1) await store.recordLoginFailure('198.51.100.30', 15 * 60, longAgo);
+    for (let attempt = 0; attempt < 6; attempt += 1) await store.countLoginAttempt('198.51.100.30', 15 * 60, longAgo);
     expect((await login(PASSWORD, '198.51.100.30')).response.status).toBe(200);
   });
 
@@ -131,6 +143,87 @@ describe('login', () => {
     const response = await run(adminLogin, request('/api/admin/login', { method: 'POST', body: { password: PASSWORD }, headers }));
     expect(response.status).toBe(status);
     expect(response.headers.get('set-cookie')).toBeNull();
+  });
+});
+
+/** A store the login handler can use, and a way to let its lockout window pass without waiting 15 minutes. */
+interface LockoutBackend {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Points the handlers at this store (after the shared set-up above). */
+  use(): Promise<void>;
+  /** Ends the client's current window in the store itself, as its expiry would. */
+  endWindow(client: string): Promise<void>;
+}
+
+const embeddedLockout: LockoutBackend = {
+  start: async () => undefined,
+  stop: async () => undefined,
+  use: async () => undefined,
+  async endWindow(client) {
+    const db = new DatabaseSync(path.join(folder, DATABASE_FILE));
+    try {
+      db.prepare('UPDATE login_attempts SET reset_at = ? WHERE client = ?').run(Date.now() - 1, client);
+    } finally {
+      db.close();
+    }
+  },
+};
+
+const UPSTASH_TOKEN = 'admin-lockout-token';
+let redis: RedisServerHandle | undefined;
+let bridge: UpstashBridge | undefined;
+const upstashClient = () => createUpstashClient({ url: bridge?.url ?? '', token: UPSTASH_TOKEN, timeoutMs: 5000 });
+const upstashLockout: LockoutBackend = {
+  async start() {
+    redis = await startRedisServer();
+    bridge = await startUpstashBridge({ redisUrl: redis.url, token: UPSTASH_TOKEN });
+  },
+  async stop() {
+    await bridge?.stop();
+    await redis?.stop();
+  },
+  async use() {
+    Object.assign(process.env, { UPSTASH_REDIS_REST_URL: bridge?.url, UPSTASH_REDIS_REST_TOKEN: UPSTASH_TOKEN });
+    resetEnv();
+    await upstashClient().flushdb();
+  },
+  async endWindow(client) {
+    await upstashClient().pexpireat(KEYS.loginAttempts(client), Date.now() - 1);
+  },
+};
+
+describe.each([
+  ['the embedded SQLite store', embeddedLockout],
+  ['Upstash Redis', upstashLockout],
+])('login lockout on %s', (_name, backend) => {
+  beforeAll(() => backend.start());
+  afterAll(() => backend.stop());
+  beforeEach(() => backend.use());
+  afterEach(() => {
+    delete process.env.UPSTASH_REDIS_REST_URL;
+    delete process.env.UPSTASH_REDIS_REST_TOKEN;
+  });
+
+  test('100 simultaneous wrong passwords from one IP: 5 are checked, the rest and then the right one are refused until the window passes', async () => {
+    const ip = '198.51.100.77';
+    const statuses = (await Promise.all(Array.from({ length: 100 }, () => login('wrong password', ip)))).map(({ response }) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(95);
+    const right = await login(PASSWORD, ip);
+    expect(right.response.status).toBe(429);
+    expect(right.cookie).toBeUndefined();
+    await backend.endWindow(ip);
+    expect((await login(PASSWORD, ip)).response.status).toBe(200);
+  });
+
+  test('a successful login resets the count of its client', async () => {
+    const ip = '198.51.100.78';
+    for (let attempt = 0; attempt < 4; attempt += 1) expect((await login('wrong password', ip)).response.status).toBe(401);
+    expect((await login(PASSWORD, ip)).response.status).toBe(200);
+    const after = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) after.push((await login('wrong password', ip)).response.status);
+    expect(after).toEqual([401, 401, 401, 401, 401, 429]);
   });
 });
 

@@ -5,10 +5,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { resetEnv } from '../../functions/_lib/env';
-import { createFileStore } from '../../functions/_lib/store-file';
-import { createRedisStore, createUpstashClient } from '../../functions/_lib/store-redis';
+import { createRedisStore, createUpstashClient, KEYS } from '../../functions/_lib/store-redis';
+import { createSqliteStore, DATABASE_FILE, type SqliteStore } from '../../functions/_lib/store-sqlite';
 import leadsCreate from '../../functions/leads-create';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';
 import subscribers from '../../functions/subscribers';
@@ -37,14 +38,24 @@ async function call(handler: typeof subscribers, url: string, body: unknown, opt
   return { status: response.status, headers: response.headers, text, json: JSON.parse(text) as Record<string, unknown> };
 }
 
-const fileStore = () => createFileStore(folder);
+/** The embedded store the handlers write to, opened beside them to read what they stored. */
+const opened: SqliteStore[] = [];
+const fileStore = () => {
+  const store = createSqliteStore(folder);
+  opened.push(store);
+  return store;
+};
 const VALID = { email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper', source: 'newsletter_footer' };
+const LEAD = { name: 'Nia', email: 'nia@example.com', source: 'contact_form', notes: 'Call me' };
 
 beforeEach(() => {
   folder = mkdtempSync(path.join(tmpdir(), 'handlers-'));
   configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '1000' });
 });
-afterEach(() => rmSync(folder, { recursive: true, force: true }));
+afterEach(() => {
+  for (const store of opened.splice(0)) store.close();
+  rmSync(folder, { recursive: true, force: true });
+});
 
 describe('request checks', () => {
   test('a wrong method answers 405 with Allow', async () => {
@@ -166,6 +177,82 @@ describe('abuse', () => {
   });
 });
 
+describe('idempotency keys', () => {
+  const withKey = (key: string, ip = '203.0.113.70') => ({ ip, headers: { 'idempotency-key': key } });
+
+  test.each([
+    ['empty', ''],
+    ['101 characters long', 'k'.repeat(101)],
+    ['with a space', 'two words'],
+    ['with a colon', 'subscribers:abc'],
+    ['with a slash', '../etc'],
+  ])('a key %s answers 400 naming the header and stores nothing', async (_label, key) => {
+    const { status, json } = await call(leadsCreate, '/api/leads/create', LEAD, withKey(key));
+    expect(status).toBe(400);
+    expect(json.error).toMatch(/Idempotency-Key/);
+    expect(await fileStore().countLeads()).toBe(0);
+  });
+
+  test.each([
+    ['a UUID', crypto.randomUUID()],
+    ['100 characters', `${'a'.repeat(50)}-${'B'.repeat(48)}_`],
+    ['one character', 'x'],
+  ])('%s is a valid key', async (_label, key) => {
+    expect((await call(leadsCreate, '/api/leads/create', LEAD, withKey(key))).status).toBe(201);
+  });
+
+  test('the same key twice stores one record and answers 201 both times', async () => {
+    const key = crypto.randomUUID();
+    const first = await call(leadsCreate, '/api/leads/create', LEAD, withKey(key));
+    const second = await call(leadsCreate, '/api/leads/create', LEAD, withKey(key));
+    expect([first.status, first.json, second.status, second.json]).toEqual([201, { ok: true }, 201, { ok: true }]);
+    expect(await fileStore().countLeads()).toBe(1);
+    const subscriberKey = crypto.randomUUID();
+    await call(subscribers, '/api/subscribers', VALID, withKey(subscriberKey));
+    await call(subscribers, '/api/subscribers', { ...VALID, firstName: 'Changed' }, withKey(subscriberKey));
+    expect((await fileStore().getSubscriber(VALID.email))?.firstName).toBe('Grace');
+  });
+
+  test('different keys store two records, and no key keeps storing every time', async () => {
+    await call(leadsCreate, '/api/leads/create', LEAD, withKey(crypto.randomUUID()));
+    await call(leadsCreate, '/api/leads/create', LEAD, withKey(crypto.randomUUID()));
+    await call(leadsCreate, '/api/leads/create', LEAD);
+    await call(leadsCreate, '/api/leads/create', LEAD);
+    expect(await fileStore().countLeads()).toBe(4);
+  });
+
+  test('keys are scoped per endpoint: one key sent to two endpoints is two submissions', async () => {
+    const key = crypto.randomUUID();
+    expect((await call(subscribers, '/api/subscribers', VALID, withKey(key))).status).toBe(201);
+    expect((await call(newsletterSubscribe, '/api/newsletter/subscribe', { email: VALID.email, firstName: 'Grace Hopper', source: 'website_footer' }, withKey(key))).status).toBe(201);
+    expect((await fileStore().getSubscriber(VALID.email))?.sources).toEqual(['newsletter_footer', 'website_footer']);
+  });
+
+  test('a write that timed out behind another connection lands later, and its retry with the same key stores nothing more', async () => {
+    configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '1000', STORE_TIMEOUT_MS: '200' });
+    const store = fileStore();
+    expect(await store.countLeads()).toBe(0);
+    // Another connection holds the write lock, as another process writing would.
+    const holder = new DatabaseSync(path.join(folder, DATABASE_FILE));
+    const key = crypto.randomUUID();
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      const timedOut = await call(leadsCreate, '/api/leads/create', LEAD, withKey(key));
+      expect(timedOut.status).toBe(503);
+      expect(await store.countLeads()).toBe(0);
+      holder.exec('COMMIT');
+      // The write was not abandoned: it commits once the lock is free, after its request answered 503.
+      await expect.poll(() => store.countLeads(), { timeout: 15_000 }).toBe(1);
+      const retry = await call(leadsCreate, '/api/leads/create', LEAD, withKey(key));
+      expect(retry.status).toBe(201);
+      expect(await store.countLeads()).toBe(1);
+    } finally {
+      if (holder.isTransaction) holder.exec('ROLLBACK');
+      holder.close();
+    }
+  });
+});
+
 describe('store failures', () => {
   test('a store that fails answers 503 with a plain message', async () => {
     // A file where the store expects its folder: every write fails for real.
@@ -231,6 +318,38 @@ describe('on Upstash Redis', () => {
     expect(text).not.toContain(bridge.url);
     expect(text).not.toContain(TOKEN);
     expect(text).not.toMatch(/127\.0\.0\.1|stack|at /);
+  });
+
+  test('a write that timed out while Redis stalled lands later, and its retry with the same key stores nothing more', async () => {
+    configure({ UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: TOKEN, STORE_TIMEOUT_MS: '300', RATE_LIMIT_PER_MINUTE: '100' });
+    const store = createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 }));
+    const key = crypto.randomUUID();
+    // Redis freezes the moment the lead's write reaches it (after the rate limit has answered).
+    bridge.onCommand((command) => {
+      if (command.includes(KEYS.leadsByCreated)) redis.pause();
+    });
+    try {
+      const timedOut = await call(leadsCreate, '/api/leads/create', LEAD, { ip: '192.0.2.30', headers: { 'idempotency-key': key } });
+      expect(timedOut.status).toBe(503);
+    } finally {
+      bridge.onCommand(undefined);
+      redis.resume();
+    }
+    // The write waited in Redis's socket and commits now, after its request answered 503.
+    await expect.poll(() => store.countLeads(), { timeout: 15_000 }).toBe(1);
+    const retry = await call(leadsCreate, '/api/leads/create', LEAD, { ip: '192.0.2.30', headers: { 'idempotency-key': key } });
+    expect(retry.status).toBe(201);
+    expect(await store.countLeads()).toBe(1);
+    expect((await store.listLeads({ offset: 0, limit: 5 })).map((lead) => lead.notes)).toEqual(['Call me']);
+  });
+
+  test('the same key twice stores one record, different keys two', async () => {
+    const store = createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 2000 }));
+    const key = crypto.randomUUID();
+    for (const header of [key, key, crypto.randomUUID()]) {
+      expect((await call(leadsCreate, '/api/leads/create', LEAD, { ip: '192.0.2.31', headers: { 'idempotency-key': header } })).status).toBe(201);
+    }
+    expect(await store.countLeads()).toBe(2);
   });
 
   test('a stopped Redis answers 503 and nothing pretends to succeed', async () => {

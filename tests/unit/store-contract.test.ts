@@ -1,13 +1,13 @@
 /**
  * One contract, two adapters: the Upstash adapter with the real @upstash/redis client against a
- * real redis-server (through the REST bridge), and the embedded file store in a temp folder.
+ * real redis-server (through the REST bridge), and the embedded SQLite store in a temp folder.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createFileStore } from '../../functions/_lib/store-file';
 import { createRedisStore, createUpstashClient } from '../../functions/_lib/store-redis';
+import { createSqliteStore, type SqliteStore } from '../../functions/_lib/store-sqlite';
 import { dayOf, type Store } from '../../functions/_lib/store-types';
 import { startRedisServer, type RedisServerHandle } from '../support/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge';
@@ -36,15 +36,21 @@ const upstash: Adapter = {
 };
 
 const folders: string[] = [];
+const opened: SqliteStore[] = [];
 let currentFolder = '';
+const open = (folder: string) => {
+  const store = createSqliteStore(folder);
+  opened.push(store);
+  return store;
+};
 const embedded: Adapter = {
   async fresh() {
     currentFolder = mkdtempSync(path.join(tmpdir(), 'store-contract-'));
     folders.push(currentFolder);
-    return createFileStore(currentFolder);
+    return open(currentFolder);
   },
   async restart() {
-    return createFileStore(currentFolder);
+    return open(currentFolder);
   },
 };
 
@@ -56,6 +62,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await bridge?.stop();
   await redis?.stop();
+  for (const store of opened) store.close();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -64,7 +71,7 @@ const LATER = new Date('2026-11-21T09:30:00.000Z');
 
 describe.each([
   ['Upstash Redis', upstash],
-  ['embedded file store', embedded],
+  ['embedded SQLite store', embedded],
 ])('store contract: %s', (_name, adapter) => {
   test('keeps one record per e-mail: a second subscription updates it, adds the source and keeps createdAt', async () => {
     const store = await adapter.fresh();
@@ -167,7 +174,7 @@ describe.each([
     expect(view.subscribers[0]?.firstName).toBe('1234');
   });
 
-  test('keeps admin sessions until they expire or are deleted, and counts login failures per window', async () => {
+  test('keeps admin sessions until they expire or are deleted, and counts login attempts per window', async () => {
     const store = await adapter.fresh();
     await store.createSession('session-a', new Date(Date.now() + 60_000));
     expect(await store.hasSession('session-a', new Date())).toBe(true);
@@ -176,12 +183,72 @@ describe.each([
     expect(await store.hasSession('session-a', new Date())).toBe(false);
     expect(await store.hasSession('never-created', new Date())).toBe(false);
     const now = new Date();
-    expect((await store.recordLoginFailure('ip-1', 900, now)).count).toBe(1);
-    const second = await store.recordLoginFailure('ip-1', 900, now);
+    expect((await store.countLoginAttempt('ip-1', 900, now)).count).toBe(1);
+    const second = await store.countLoginAttempt('ip-1', 900, now);
     expect(second.count).toBe(2);
     expect(second.resetAt).toBeGreaterThan(now.getTime() + 890_000);
-    expect((await store.loginFailures('ip-1', now)).count).toBe(2);
-    expect((await store.loginFailures('ip-2', now)).count).toBe(0);
+    expect((await store.countLoginAttempt('ip-2', 900, now)).count).toBe(1);
+    await store.clearLoginAttempts('ip-1');
+    expect((await store.countLoginAttempt('ip-1', 900, now)).count).toBe(1);
+    expect((await store.countLoginAttempt('ip-2', 900, now)).count).toBe(2);
+  });
+
+  test('100 simultaneous login attempts of one client each get their own number', async () => {
+    const store = await adapter.fresh();
+    const now = new Date();
+    const attempts = await Promise.all(Array.from({ length: 100 }, () => store.countLoginAttempt('ip-burst', 900, now)));
+    expect(attempts.map((attempt) => attempt.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, index) => index + 1));
+  });
+
+  test('a write repeated with the same idempotency key is stored once and gives back the first answer', async () => {
+    const store = await adapter.fresh();
+    const first = await store.createLead({ name: 'Once', email: 'once@example.com', source: 'contact_form', notes: 'First try' }, NOW, { idempotencyKey: 'leads-create:key-1' });
+    const again = await Promise.all(Array.from({ length: 5 }, () => store.createLead({ name: 'Once', email: 'once@example.com', source: 'contact_form', notes: 'First try' }, LATER, { idempotencyKey: 'leads-create:key-1' })));
+    for (const lead of again) expect(lead).toEqual(first);
+    expect(await store.countLeads()).toBe(1);
+    expect(await store.dailyCounts('leads', [dayOf(NOW), dayOf(LATER)])).toEqual({ [dayOf(NOW)]: { contact_form: 1 } });
+
+    const subscribed = await store.subscribe({ email: 'once@example.com', firstName: 'Once', source: 'website_footer' }, NOW, { idempotencyKey: 'subscribers:key-1' });
+    expect(subscribed).toMatchObject({ created: true, repeated: false });
+    const repeated = await store.subscribe({ email: 'once@example.com', firstName: 'Twice', source: 'newsletter_footer' }, LATER, { idempotencyKey: 'subscribers:key-1' });
+    expect(repeated).toEqual({ subscriber: subscribed.subscriber, created: false, repeated: true });
+    expect(await store.getSubscriber('once@example.com')).toEqual(subscribed.subscriber);
+  });
+
+  test('writes with different idempotency keys, or none, are each stored', async () => {
+    const store = await adapter.fresh();
+    const input = { name: 'Twice', email: 'twice@example.com', source: 'zoho_guide' };
+    await store.createLead(input, NOW, { idempotencyKey: 'leads-create:key-a' });
+    await store.createLead(input, NOW, { idempotencyKey: 'leads-create:key-b' });
+    await store.createLead(input, NOW);
+    await store.createLead(input, NOW);
+    expect(await store.countLeads()).toBe(4);
+    await store.subscribe({ email: 'twice@example.com', firstName: 'A', source: 'website_footer' }, NOW, { idempotencyKey: 'subscribers:key-a' });
+    const second = await store.subscribe({ email: 'twice@example.com', firstName: 'B', source: 'newsletter_footer' }, LATER, { idempotencyKey: 'subscribers:key-b' });
+    expect(second).toMatchObject({ created: false, repeated: false, subscriber: { firstName: 'B', sources: ['website_footer', 'newsletter_footer'] } });
+  });
+
+  test('counts keyed by sources such as constructor, __proto__ and toString stay numbers', async () => {
+    const store = await adapter.fresh();
+    const sources = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'];
+    for (const [index, source] of sources.entries()) {
+      await store.subscribe({ email: `proto${index}@example.com`, firstName: 'P', source }, NOW);
+      await store.createLead({ name: 'P', email: `proto${index}@example.com`, source }, NOW);
+      await store.createLead({ name: 'P', email: `proto${index}@example.com`, source }, NOW);
+      await store.recordHoneypot(source, NOW);
+    }
+    const expected = (count: number) => Object.fromEntries(sources.map((source) => [source, count]));
+    const check = (counts: Record<string, number> | undefined, count: number) => {
+      expect(counts).toBeDefined();
+      expect(Object.keys(counts ?? {}).sort()).toEqual([...sources].sort());
+      for (const source of sources) expect(Object.getOwnPropertyDescriptor(counts, source)?.value).toBe(count);
+      expect(JSON.parse(JSON.stringify(counts))).toEqual(JSON.parse(JSON.stringify(expected(count))));
+    };
+    check((await store.dailyCounts('subscribers', [dayOf(NOW)]))[dayOf(NOW)], 1);
+    check((await store.dailyCounts('leads', [dayOf(NOW)]))[dayOf(NOW)], 2);
+    check(await store.honeypotCounts(), 1);
+    const view = await store.dashboard([dayOf(NOW)], { offset: 0, limit: 1 });
+    check(view.leadDaily[dayOf(NOW)], 2);
   });
 
   test('erases a subscriber on request', async () => {

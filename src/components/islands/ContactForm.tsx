@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ContactForm as ContactFormSchema, HONEYPOT_FIELD, LIMITS } from '../../../functions/_lib/schemas';
-import { apiRequest } from '../../lib/api';
+import { submitForm } from '../../lib/api';
 import { CONTACT_FAILURE, CONTACT_SUCCESS } from '../../lib/form-messages';
 import { Button } from '../ui/button';
 import { useHydrated } from '../ui/use-hydrated';
@@ -24,7 +24,7 @@ export function ContactForm() {
   const onSubmit = form.handleSubmit(async ({ name, email, company, message, website }) => {
     setResult(undefined);
     try {
-      await apiRequest('POST', '/api/leads/create', { name, email, company, notes: message, source: 'contact_form', [HONEYPOT_FIELD]: website });
+      await submitForm('/api/leads/create', { name, email, company, notes: message, source: 'contact_form', [HONEYPOT_FIELD]: website });
       form.reset();
       setResult('success');
     } catch {

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { HONEYPOT_FIELD, LIMITS } from '../../../functions/_lib/schemas';
-import { apiRequest } from '../../lib/api';
+import { submitForm } from '../../lib/api';
 import { GUIDE_FAILURE, GUIDE_SUCCESS } from '../../lib/form-messages';
 import { Button } from '../ui/button';
 import { Field, FormAlert, HoneypotField, Input } from '../ui/field';
@@ -17,7 +17,7 @@ export function GuideForm() {
     const field = (name: string) => String(new FormData(form).get(name) ?? '').trim();
     setState('submitting');
     try {
-      await apiRequest('POST', '/api/leads/create', {
+      await submitForm('/api/leads/create', {
         name: `${field('firstName')} ${field('lastName')}`,
         email: field('email'),
         source: 'zoho_guide',

@@ -1,11 +1,11 @@
-import { apiRequest } from '../../lib/api';
+import { submitForm } from '../../lib/api';
 import { NEWSLETTER_FAILURE, NEWSLETTER_SUCCESS } from '../../lib/form-messages';
 import { toast } from '../../stores/toasts';
 
 /** Posts a newsletter signup and tells the person how it went; true when it was stored. */
 export async function subscribe(url: string, body: Record<string, unknown>): Promise<boolean> {
   try {
-    await apiRequest('POST', url, body);
+    await submitForm(url, body);
     toast({ ...NEWSLETTER_SUCCESS });
     return true;
   } catch {
