@@ -37,6 +37,16 @@ export default defineConfig({
         },
       },
     },
+    {
+      // `astro dev` runs the functions locally (@netlify/vite-plugin): it says so, so they may use
+      // the embedded store and a plain ADMIN_PASSWORD. A build never sets it.
+      name: 'local-run',
+      hooks: {
+        'astro:config:setup': ({ command }) => {
+          if (command === 'dev') process.env.SITE_LOCAL_RUN = 'true';
+        },
+      },
+    },
     sitemap({ filter: (page) => !UNLISTED.test(new URL(page).pathname) }),
     svgGuard(['content', 'src/assets']),
     deployContextHeaders(),

@@ -18,9 +18,9 @@ const COLUMNS: { header: string; value: (lead: Lead) => unknown }[] = [
 ];
 
 /** Leads, newest first: a page as JSON, or all of them as CSV with ?format=csv. */
-export default adminHandler('admin-leads', async (req, context) => {
+export default adminHandler('admin-leads', async (req) => {
   requireMethod(req, ['GET']);
-  const { backend } = await requireAdmin(req, context);
+  const { backend } = await requireAdmin(req);
   const url = new URL(req.url);
   const timeoutMs = getEnv().STORE_TIMEOUT_MS * 2;
   if (url.searchParams.get('format') === 'csv') return csvDownload('leads', toCsv(COLUMNS, await storeCall(() => backend.store.listLeads(ALL), timeoutMs)));

@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { ADMIN_HEADERS, adminConfig, adminHandler, LOGIN_WINDOW_SECONDS, MAX_LOGIN_ATTEMPTS, NOT_CONFIGURED, requireBackend, requireSameOrigin } from './_lib/admin';
 import { newSessionId, SESSION_MAX_AGE_SECONDS, sessionCookie, signSession } from './_lib/auth';
+import { requireClientKey } from './_lib/client';
 import { getEnv } from './_lib/env';
 import { storeCall } from './_lib/form-endpoint';
 import { errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
@@ -10,14 +11,14 @@ import { AdminLoginRequest } from './_lib/schemas';
 export default adminHandler('admin-login', async (req, context) => {
   requireMethod(req, ['POST']);
   requireSameOrigin(req);
-  const config = adminConfig(context);
+  const client = requireClientKey(context.ip, ADMIN_HEADERS);
+  const config = adminConfig();
   if (!config) {
     console.error('[admin-login] admin login is not configured');
     return errorResponse(503, NOT_CONFIGURED, { headers: ADMIN_HEADERS });
   }
-  const { store } = await requireBackend(context);
+  const { store } = await requireBackend();
   const timeoutMs = getEnv().STORE_TIMEOUT_MS;
-  const client = context.ip || 'unknown';
   const now = new Date();
   const { password } = parseWith(AdminLoginRequest, await readJsonBody(req));
 

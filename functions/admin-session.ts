@@ -6,11 +6,11 @@ import { errorResponse, HttpError, json, requireMethod } from './_lib/http';
  * Tells the admin page whether its cookie is a live session, so a reload keeps the person logged
  * in. Not being logged in is an answer here (200), not an error: the data endpoints answer 401.
  */
-export default adminHandler('admin-session', async (req, context) => {
+export default adminHandler('admin-session', async (req) => {
   requireMethod(req, ['GET']);
-  if (!adminConfig(context)) return errorResponse(503, NOT_CONFIGURED, { headers: ADMIN_HEADERS });
+  if (!adminConfig()) return errorResponse(503, NOT_CONFIGURED, { headers: ADMIN_HEADERS });
   try {
-    await requireAdmin(req, context);
+    await requireAdmin(req);
     return json(200, { authenticated: true }, ADMIN_HEADERS);
   } catch (error) {
     if (error instanceof HttpError && error.response.status === 401) return json(200, { authenticated: false }, ADMIN_HEADERS);

@@ -20,7 +20,7 @@ const COLUMNS: { header: string; value: (subscriber: Subscriber) => unknown }[] 
 /** Subscribers, newest first (a page as JSON, or all as CSV), and DELETE /api/admin/subscribers/{email} for erasure requests. */
 export default adminHandler('admin-subscribers', async (req, context) => {
   requireMethod(req, ['GET', 'DELETE']);
-  const { backend } = await requireAdmin(req, context);
+  const { backend } = await requireAdmin(req);
   const timeoutMs = getEnv().STORE_TIMEOUT_MS * 2;
 
   if (req.method === 'DELETE') {

@@ -66,6 +66,9 @@ export interface FunctionsRunner {
 }
 
 export async function loadFunctions(projectRoot: string): Promise<FunctionsRunner> {
+  // This runner is the local server's: the functions it loads may use the embedded store and a
+  // plain ADMIN_PASSWORD. On Netlify nothing sets this, so a deployed function fails closed.
+  process.env.SITE_LOCAL_RUN = 'true';
   const directory = path.join(projectRoot, 'functions');
   const entryPoints = existsSync(directory)
     ? readdirSync(directory)

@@ -22,7 +22,9 @@ const pick = <T>(list: T[], index: number): T => list[index % list.length] as T;
 export async function seedStore({ subscribers, leads, env = process.env }: { subscribers: number; leads: number; env?: NodeJS.ProcessEnv }) {
   const { getBackend } = await importBundled<typeof StoreModule>(PROJECT_ROOT, 'functions/_lib/store.ts');
   Object.assign(process.env, env);
-  const backend = await getBackend(undefined);
+  // The seeding script is a local run: it fills the embedded store unless Upstash is configured.
+  process.env.SITE_LOCAL_RUN ??= 'true';
+  const backend = await getBackend();
   if (!backend) throw new Error('No store is configured');
   const now = Date.now();
   const when = (index: number, count: number) => new Date(now - Math.floor(((count - index) / count) * 120 * DAY_MS));

@@ -4,10 +4,10 @@
  */
 import type { Context } from '@netlify/functions';
 import { readCookie, SESSION_COOKIE, verifyPassword, verifyPlainPassword, verifySession } from './auth';
-import { getEnv } from './env';
+import { getEnv, isLocalRun } from './env';
 import { storeCall, STORE_UNAVAILABLE } from './form-endpoint';
 import { errorResponse, HttpError } from './http';
-import { getBackend, isDeployed, type Backend } from './store';
+import { getBackend, type Backend } from './store';
 import { StoreUnavailableError } from './store-types';
 
 /** Admin answers are private and never indexed. */
@@ -26,13 +26,13 @@ export interface AdminConfig {
 }
 
 /** The password check and cookie secret, or undefined when admin login is not configured. */
-export function adminConfig(context: Context): AdminConfig | undefined {
+export function adminConfig(): AdminConfig | undefined {
   const env = getEnv();
   if (!env.SESSION_SECRET) return undefined;
   const { ADMIN_PASSWORD_HASH: hash, ADMIN_PASSWORD: plain, SESSION_SECRET: secret } = env;
   if (hash) return { secret, checkPassword: (password) => verifyPassword(password, hash) };
   // A plain password is for a developer's machine only, never for a deployed site.
-  if (plain && !isDeployed(context)) return { secret, checkPassword: async (password) => verifyPlainPassword(password, plain) };
+  if (plain && isLocalRun()) return { secret, checkPassword: async (password) => verifyPlainPassword(password, plain) };
   return undefined;
 }
 
@@ -45,8 +45,8 @@ export function requireSameOrigin(req: Request): void {
   if (type !== 'application/json') throw new HttpError(errorResponse(415, 'Send this request as JSON with Content-Type: application/json', { headers: ADMIN_HEADERS }));
 }
 
-export async function requireBackend(context: Context): Promise<Backend> {
-  const backend = await getBackend(context);
+export async function requireBackend(): Promise<Backend> {
+  const backend = await getBackend();
   if (!backend) throw new HttpError(errorResponse(503, 'Storage is not configured', { headers: ADMIN_HEADERS }));
   return backend;
 }
@@ -54,12 +54,12 @@ export async function requireBackend(context: Context): Promise<Backend> {
 const unauthorized = () => new HttpError(errorResponse(401, 'Not logged in', { headers: ADMIN_HEADERS }));
 
 /** The session of a valid, unexpired, unrevoked cookie; anything else is 401. */
-export async function requireAdmin(req: Request, context: Context): Promise<{ backend: Backend; sessionId: string }> {
-  const config = adminConfig(context);
+export async function requireAdmin(req: Request): Promise<{ backend: Backend; sessionId: string }> {
+  const config = adminConfig();
   if (!config) throw unauthorized();
   const session = verifySession(readCookie(req.headers.get('cookie'), SESSION_COOKIE), config.secret, new Date());
   if (!session) throw unauthorized();
-  const backend = await requireBackend(context);
+  const backend = await requireBackend();
   const live = await storeCall(() => backend.store.hasSession(session.sessionId, new Date()), getEnv().STORE_TIMEOUT_MS);
   if (!live) throw unauthorized();
   return { backend, sessionId: session.sessionId };

@@ -4,6 +4,7 @@
  * their /64; IPv4 clients (and IPv4 mapped into IPv6) by their address.
  */
 import { isIPv4, isIPv6 } from 'node:net';
+import { errorResponse, HttpError } from './http';
 
 /** Eight groups of four hex digits, from any valid IPv6 spelling (`::` shorthand, embedded IPv4). */
 function expandIPv6(address: string): string[] {
@@ -34,5 +35,12 @@ export function clientKey(ip: string | undefined | null): string | undefined {
   return `${groups.slice(0, 4).join(':')}::/64`;
 }
 
-/** What a request without a client IP is told: it cannot be counted, so it is not served. */
-export const NO_CLIENT_IP = 'The client address of this request is unknown';
+/**
+ * The client key of a request, from Netlify's `context.ip`. A request without a usable IP is
+ * refused (400) rather than counted under one key shared by every such request.
+ */
+export function requireClientKey(ip: string | undefined, headers: Record<string, string> = {}): string {
+  const key = clientKey(ip);
+  if (key === undefined) throw new HttpError(errorResponse(400, 'The client address of this request is unknown', { headers }));
+  return key;
+}

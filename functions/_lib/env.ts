@@ -43,6 +43,19 @@ export function getEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return result.data;
 }
 
+/**
+ * The variable by which a local run says so. The local production server (scripts/serve.ts)
+ * and `astro dev` set it; nothing on Netlify does, and it must never be set there. Without it a
+ * function counts as deployed, whatever its deploy context says: on Netlify that context comes
+ * from a request header and is empty when the header is missing, so it cannot prove anything.
+ */
+export const LOCAL_RUN_VARIABLE = 'SITE_LOCAL_RUN';
+
+/** True only in an explicit local run: then the embedded store and a plain ADMIN_PASSWORD may be used. */
+export function isLocalRun(source: NodeJS.ProcessEnv = process.env): boolean {
+  return source[LOCAL_RUN_VARIABLE] === 'true';
+}
+
 /** Forgets the parsed environment, so the next call reads process.env again. */
 export function resetEnv(): void {
   cached = undefined;

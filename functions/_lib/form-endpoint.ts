@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { getEnv } from './env';
 import { errorResponse, HttpError, json, parseWith, readJsonBody, requireMethod } from './http';
 import { HONEYPOT_FIELD } from './schemas';
+import { requireClientKey } from './client';
 import { getBackend } from './store';
 import { StoreUnavailableError, type Store, type WriteOptions } from './store-types';
 
@@ -64,7 +65,8 @@ export function formHandler<S extends z.ZodType>(endpoint: FormEndpoint<S>) {
     try {
       requireMethod(req, ['POST']);
       const idempotencyKey = idempotencyKeyOf(req);
-      const backend = await getBackend(context);
+      const client = requireClientKey(context.ip);
+      const backend = await getBackend();
       if (!backend) {
         console.error(`[${endpoint.name}] Storage is not configured: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN`);
         return errorResponse(503, 'Storage is not configured');
@@ -72,7 +74,7 @@ export function formHandler<S extends z.ZodType>(endpoint: FormEndpoint<S>) {
       const { STORE_TIMEOUT_MS: timeoutMs } = getEnv();
       const body = await readJsonBody(req);
 
-      const limit = await storeCall(() => backend.limiter.limit(`${endpoint.name}:${context.ip || 'unknown'}`), timeoutMs);
+      const limit = await storeCall(() => backend.limiter.limit(`${endpoint.name}:${client}`), timeoutMs);
       if (!limit.success) {
         const seconds = Math.max(1, Math.ceil((limit.reset - Date.now()) / 1000));
         return errorResponse(429, `Too many submissions. Please try again in ${seconds} seconds.`, { headers: { 'Retry-After': String(seconds) } });

@@ -1,10 +1,10 @@
 /**
  * Chooses the store for a request: Upstash Redis when configured; otherwise the embedded
- * SQLite store, but only off Netlify (a deployed site without Upstash must not pretend to save).
+ * SQLite store, but only in an explicit local run (a deployed site without Upstash must not
+ * pretend to save).
  */
-import type { Context } from '@netlify/functions';
 import path from 'node:path';
-import { getEnv, type Env } from './env';
+import { getEnv, isLocalRun, type Env } from './env';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './rate-limit';
 import { createRedisStore, createUpstashClient } from './store-redis';
 import type { Store } from './store-types';
@@ -15,16 +15,10 @@ export interface Backend {
   limiter: RateLimiter;
 }
 
-/** True when the code runs in a deployed Netlify function (not in local emulation or tests). */
-export function isDeployed(context: Pick<Context, 'deploy'> | undefined): boolean {
-  const deployContext = context?.deploy?.context;
-  return Boolean(deployContext) && deployContext !== 'dev';
-}
-
 let cached: { env: Env; backend: Backend } | undefined;
 
 /** The backend for this environment, created once and reused by warm invocations. */
-export async function getBackend(context: Pick<Context, 'deploy'> | undefined): Promise<Backend | undefined> {
+export async function getBackend(): Promise<Backend | undefined> {
   const env = getEnv();
   if (cached?.env === env) return cached.backend;
   if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
@@ -32,7 +26,7 @@ export async function getBackend(context: Pick<Context, 'deploy'> | undefined): 
     cached = { env, backend: { kind: 'upstash', store: createRedisStore(redis), limiter: createRedisRateLimiter(redis, env.RATE_LIMIT_PER_MINUTE, env.STORE_TIMEOUT_MS) } };
     return cached.backend;
   }
-  if (isDeployed(context)) return undefined;
+  if (!isLocalRun()) return undefined;
   // Imported here only: a deployed function never loads the embedded store (nor node:sqlite).
   const { createSqliteStore } = await import('./store-sqlite');
   // A concurrent first call may have made it meanwhile: one store and one limiter per environment.

@@ -14,7 +14,7 @@ import adminLogout from '../../functions/admin-logout';
 import adminOverview from '../../functions/admin-overview';
 import adminSession from '../../functions/admin-session';
 import adminSubscribers from '../../functions/admin-subscribers';
-import { SESSION_COOKIE, signSession } from '../../functions/_lib/auth';
+import { hashPassword, SESSION_COOKIE, signSession } from '../../functions/_lib/auth';
 import { resetEnv } from '../../functions/_lib/env';
 import { createUpstashClient, KEYS } from '../../functions/_lib/store-redis';
 import { createSqliteStore, DATABASE_FILE, type SqliteStore } from '../../functions/_lib/store-sqlite';
@@ -39,13 +39,13 @@ const createFileStore = (directory: string) => {
 beforeEach(() => {
   folder = mkdtempSync(path.join(tmpdir(), 'admin-'));
   for (const key of ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'ADMIN_PASSWORD_HASH']) delete process.env[key];
-  Object.assign(process.env, { LOCAL_STORE_DIR: folder, ADMIN_PASSWORD: PASSWORD, SESSION_SECRET: SECRET });
+  Object.assign(process.env, { LOCAL_STORE_DIR: folder, ADMIN_PASSWORD: PASSWORD, SESSION_SECRET: SECRET, SITE_LOCAL_RUN: 'true' });
   resetEnv();
 });
 afterEach(() => {
   for (const store of opened.splice(0)) store.close();
   rmSync(folder, { recursive: true, force: true });
-  for (const key of ['ADMIN_PASSWORD', 'SESSION_SECRET', 'LOCAL_STORE_DIR']) delete process.env[key];
+  for (const key of ['ADMIN_PASSWORD', 'SESSION_SECRET', 'LOCAL_STORE_DIR', 'SITE_LOCAL_RUN']) delete process.env[key];
   resetEnv();
 });
 
@@ -126,13 +126,24 @@ describe('login', () => {
     expect(((await response.json()) as { error: string }).error).toMatch(/ADMIN_PASSWORD_HASH.*SESSION_SECRET/);
   });
 
-  test('a plain ADMIN_PASSWORD is refused on a deployed site', async () => {
-    const context = createContext({ ip: '1.2.3.4' });
-    context.deploy.context = 'production';
-    Object.assign(process.env, { UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:9', UPSTASH_REDIS_REST_TOKEN: 'x' });
+  // On Netlify the deploy context comes from a request header and is empty when it is missing:
+  // only the local run's own variable lets a plain password or the embedded store in.
+  test.each(['production', 'deploy-preview', '', 'dev'])('outside a local run (deploy context %j), a plain ADMIN_PASSWORD and the embedded store are refused', async (deployContext) => {
+    delete process.env.SITE_LOCAL_RUN;
     resetEnv();
+    const context = createContext({ ip: '1.2.3.4' });
+    context.deploy.context = deployContext;
     const response = await adminLogin(request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }), context);
     expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: string }).error).toMatch(/ADMIN_PASSWORD_HASH/);
+    expect(response.headers.get('set-cookie')).toBeNull();
+
+    // With a hash the password is accepted as configured, and the store is still refused: no embedded store off a local run.
+    Object.assign(process.env, { ADMIN_PASSWORD_HASH: await hashPassword(PASSWORD) });
+    resetEnv();
+    const withHash = await adminLogin(request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }), context);
+    expect(withHash.status).toBe(503);
+    expect(await withHash.json()).toMatchObject({ error: 'Storage is not configured' });
   });
 
   test.each([
@@ -276,6 +287,24 @@ describe('admin data endpoints', () => {
     expect((await run(adminLogout, foreign)).status).toBe(403);
     expect(await store.getSubscriber('keep@example.com')).toBeDefined();
     expect((await run(adminOverview, request('/api/admin/overview', { cookie }))).status).toBe(200);
+  });
+
+  test('records whose source is a name Object.prototype has keep the dashboard figures numbers', async () => {
+    // Stored before sources were checked, or by an older version: the counts must stay data.
+    const store = createFileStore(folder);
+    const now = new Date();
+    for (const source of ['constructor', 'toString', 'valueOf', '__proto__', 'contact_form']) await store.createLead({ name: 'Ada', email: `${source}@example.com`, source }, now);
+    await store.subscribe({ email: 'proto@example.com', firstName: 'Proto', source: 'constructor' }, now);
+    const { cookie } = await login();
+    const overview = (await (await run(adminOverview, request('/api/admin/overview', { cookie }))).json()) as {
+      totals: Record<'leads' | 'subscribers', Record<'total' | 'last7' | 'last30', unknown>>;
+      daily: { leads: unknown; subscribers: unknown }[];
+      sources: Record<'leads' | 'subscribers', Record<string, unknown>>;
+    };
+    expect(overview.totals).toEqual({ leads: { total: 5, last7: 5, last30: 5 }, subscribers: { total: 1, last7: 1, last30: 1 } });
+    expect(overview.daily.at(-1)).toMatchObject({ leads: 5, subscribers: 1 });
+    expect(Object.entries(overview.sources.leads).sort()).toEqual([['__proto__', 1], ['constructor', 1], ['contact_form', 1], ['toString', 1], ['valueOf', 1]]);
+    expect(overview.sources.subscribers).toEqual({ constructor: 1 });
   });
 
   test('deleting a subscriber erases it', async () => {

@@ -2,7 +2,7 @@
  * The form endpoints, called with real Requests: every kind of bad input, abuse and store
  * failure, and what reaches the store (read back through the store itself).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -17,12 +17,13 @@ import { createContext } from '../../scripts/functions-runner';
 import { startRedisServer, type RedisServerHandle } from '../support/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge';
 
-const ENV_KEYS = ['LOCAL_STORE_DIR', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'RATE_LIMIT_PER_MINUTE', 'STORE_TIMEOUT_MS'];
+const ENV_KEYS = ['SITE_LOCAL_RUN', 'LOCAL_STORE_DIR', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'RATE_LIMIT_PER_MINUTE', 'STORE_TIMEOUT_MS'];
 let folder: string;
 
 function configure(values: Record<string, string>) {
   for (const key of ENV_KEYS) delete process.env[key];
-  Object.assign(process.env, values);
+  // The handlers run as in the local server, which says it is a local run.
+  Object.assign(process.env, { SITE_LOCAL_RUN: 'true' }, values);
   resetEnv();
 }
 
@@ -175,6 +176,29 @@ describe('abuse', () => {
     expect((await call(subscribers, '/api/subscribers', VALID, { ip: '198.51.100.2' })).status).toBe(201);
     expect(await fileStore().countSubscribers()).toBe(4);
   });
+
+  test('IPv6 clients are limited per /64: a new address in the same /64 is still limited, the next /64 is not', async () => {
+    configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '3' });
+    const statuses = [];
+    for (let index = 1; index <= 4; index += 1) statuses.push((await call(subscribers, '/api/subscribers', { ...VALID, email: `v6-${index}@example.com` }, { ip: `2001:db8:5:6::${index}` })).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    expect((await call(subscribers, '/api/subscribers', VALID, { ip: '2001:db8:5:6:ffff:1:2:3' })).status).toBe(429);
+    expect((await call(subscribers, '/api/subscribers', VALID, { ip: '2001:db8:5:7::1' })).status).toBe(201);
+  });
+
+  test.each([[''], ['unknown']])('a request whose client IP is %j is refused with 400 and stores nothing', async (ip) => {
+    const { status, json } = await call(subscribers, '/api/subscribers', VALID, { ip });
+    expect(status).toBe(400);
+    expect(json).toEqual({ error: 'The client address of this request is unknown' });
+    expect(await fileStore().countSubscribers()).toBe(0);
+  });
+
+  test.each([['constructor'], ['toString'], ['valueOf'], ['__proto__']])('a source of %j answers 422 and stores nothing', async (source) => {
+    const { status, json } = await call(leadsCreate, '/api/leads/create', { name: 'Ada', email: 'ada@example.com', source });
+    expect(status).toBe(422);
+    expect(json.fields).toEqual({ source: 'Source must be one of website_footer, newsletter_footer, zoho_guide, contact_form' });
+    expect(await fileStore().countLeads()).toBe(0);
+  });
 });
 
 describe('idempotency keys', () => {
@@ -265,14 +289,16 @@ describe('store failures', () => {
     expect(headers.get('retry-after')).toBeTruthy();
   });
 
-  test('deployed on Netlify without Upstash, the form endpoints answer 503 "Storage is not configured"', async () => {
-    configure({});
+  test.each(['production', '', 'dev'])('outside a local run without Upstash (deploy context %j), the form endpoints answer 503 "Storage is not configured"', async (deployContext) => {
+    configure({ LOCAL_STORE_DIR: folder });
+    delete process.env.SITE_LOCAL_RUN;
     const { request } = post('/api/subscribers', VALID);
     const context = createContext({ ip: '1.2.3.4' });
-    context.deploy.context = 'production';
+    context.deploy.context = deployContext;
     const response = await subscribers(request, context);
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({ error: 'Storage is not configured' });
+    expect(existsSync(path.join(folder, DATABASE_FILE))).toBe(false);
   });
 });
 

@@ -167,23 +167,24 @@ describe('a writer killed with SIGKILL', () => {
 
 describe('loading', () => {
   /** Chooses a backend the way a function does, in a fresh process, and says whether node:sqlite was loaded. */
-  function loadsSqlite(env: Record<string, string>, deployContext: string): { backend: string; sqlite: boolean } {
+  function loadsSqlite(env: Record<string, string>): { backend: string; sqlite: boolean } {
     const script = `
       const { importBundled } = await import('./scripts/functions-runner.ts');
       const { getBackend } = await importBundled(process.cwd(), 'functions/_lib/store.ts');
-      const backend = await getBackend({ deploy: { context: ${JSON.stringify(deployContext)} } });
+      const backend = await getBackend();
       if (backend) await backend.store.countLeads().catch(() => undefined);
       console.log(JSON.stringify({ backend: backend?.kind ?? 'none', sqlite: process.moduleLoadList.some((name) => name.includes('sqlite')) }));
     `;
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+    const { SITE_LOCAL_RUN: _inherited, ...inherited } = process.env;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env: { ...inherited, ...env }, encoding: 'utf8' });
     return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as { backend: string; sqlite: boolean };
   }
 
   test('a deployed function never loads node:sqlite; a local run loads it for the embedded store', () => {
     const upstash = { UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:9', UPSTASH_REDIS_REST_TOKEN: 'unused', STORE_TIMEOUT_MS: '100', LOCAL_STORE_DIR: folder };
-    expect(loadsSqlite(upstash, 'production')).toEqual({ backend: 'upstash', sqlite: false });
+    expect(loadsSqlite(upstash)).toEqual({ backend: 'upstash', sqlite: false });
     const local = { UPSTASH_REDIS_REST_URL: '', UPSTASH_REDIS_REST_TOKEN: '', LOCAL_STORE_DIR: folder };
-    expect(loadsSqlite(local, 'production')).toEqual({ backend: 'none', sqlite: false });
-    expect(loadsSqlite(local, 'dev')).toEqual({ backend: 'embedded', sqlite: true });
+    expect(loadsSqlite(local)).toEqual({ backend: 'none', sqlite: false });
+    expect(loadsSqlite({ ...local, SITE_LOCAL_RUN: 'true' })).toEqual({ backend: 'embedded', sqlite: true });
   });
 });
