@@ -1,12 +1,12 @@
 import type { Config } from '@netlify/functions';
 import { formHandler } from './_lib/form-endpoint';
-import { SubscriberRequest } from './_lib/schemas';
+import { emailAsciiOf, SubscriberRequest } from './_lib/schemas';
 
 /** The newsletter form on blog posts. */
 export default formHandler({
   name: 'subscribers',
   schema: SubscriberRequest,
-  save: (store, { email, firstName, lastName, source }, now, options) => store.subscribe({ email, firstName, lastName, source }, now, options),
+  save: (store, { email, firstName, lastName, source }, now, options) => store.subscribe({ email, ...emailAsciiOf(email), firstName, lastName, source }, now, options),
 });
 
 export const config: Config = { path: '/api/subscribers' };

@@ -44,6 +44,12 @@ export function asciiEmail(email: string): string | undefined {
   }
 }
 
+/** `{ emailAscii }` for an address whose ASCII form differs from it (an internationalised domain), else nothing. */
+export function emailAsciiOf(email: string): { emailAscii?: string } {
+  const ascii = asciiEmail(email);
+  return ascii !== undefined && ascii !== email ? { emailAscii: ascii } : {};
+}
+
 const AsciiEmail = z.email();
 
 /**

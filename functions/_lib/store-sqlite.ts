@@ -47,6 +47,8 @@ const BUSY_RETRY_MS = 10_000;
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS subscribers (
   email TEXT PRIMARY KEY,
+  -- The address with its domain in punycode, when it differs from email.
+  email_ascii TEXT,
   first_name TEXT NOT NULL,
   last_name TEXT,
   -- Every form the person subscribed through, first one first, as a JSON array.
@@ -66,6 +68,7 @@ CREATE TABLE IF NOT EXISTS leads (
   id TEXT NOT NULL UNIQUE,
   name TEXT NOT NULL,
   email TEXT NOT NULL,
+  email_ascii TEXT,
   company TEXT,
   source TEXT NOT NULL,
   notes TEXT,
@@ -163,12 +166,15 @@ function toSubscriber(row: Row): Subscriber {
   };
   const lastName = optionalText(row, 'last_name');
   if (lastName !== undefined) subscriber.lastName = lastName;
+  const emailAscii = optionalText(row, 'email_ascii');
+  if (emailAscii !== undefined) subscriber.emailAscii = emailAscii;
   return subscriber;
 }
 
 /** A lead with its optional fields present only when they hold something, as every adapter gives it. */
-function leadOf(fields: { id: string; name: string; email: string; company?: string | undefined; source: string; notes?: string | undefined; createdAt: string }): Lead {
+function leadOf(fields: { id: string; name: string; email: string; emailAscii?: string | undefined; company?: string | undefined; source: string; notes?: string | undefined; createdAt: string }): Lead {
   const lead: Lead = { id: fields.id, name: fields.name, email: fields.email, source: fields.source, createdAt: fields.createdAt };
+  if (fields.emailAscii !== undefined) lead.emailAscii = fields.emailAscii;
   if (fields.company !== undefined) lead.company = fields.company;
   if (fields.notes !== undefined) lead.notes = fields.notes;
   return lead;
@@ -179,6 +185,7 @@ function toLead(row: Row): Lead {
     id: text(row, 'id'),
     name: text(row, 'name'),
     email: text(row, 'email'),
+    emailAscii: optionalText(row, 'email_ascii'),
     company: optionalText(row, 'company'),
     source: text(row, 'source'),
     notes: optionalText(row, 'notes'),
@@ -468,8 +475,9 @@ export function createSqliteStore(directory: string): SqliteStore {
           return { subscriber, created: false, repeated: false };
         }
         database.run(
-          'INSERT INTO subscribers (email, first_name, last_name, sources, first_source, created_at, updated_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          'INSERT INTO subscribers (email, email_ascii, first_name, last_name, sources, first_source, created_at, updated_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
           input.email,
+          input.emailAscii ?? null,
           input.firstName,
           input.lastName ?? null,
           JSON.stringify([input.source]),
@@ -480,6 +488,7 @@ export function createSqliteStore(directory: string): SqliteStore {
         );
         const subscriber: Subscriber = { email: input.email, firstName: input.firstName, sources: [input.source], createdAt: at, updatedAt: at };
         if (input.lastName !== undefined) subscriber.lastName = input.lastName;
+        if (input.emailAscii !== undefined) subscriber.emailAscii = input.emailAscii;
         return { subscriber, created: true, repeated: false };
       }),
 
@@ -493,10 +502,11 @@ export function createSqliteStore(directory: string): SqliteStore {
           if (row) return toLead(row);
         }
         database.run(
-          'INSERT INTO leads (id, name, email, company, source, notes, created_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          'INSERT INTO leads (id, name, email, email_ascii, company, source, notes, created_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
           lead.id,
           lead.name,
           lead.email,
+          lead.emailAscii ?? null,
           lead.company ?? null,
           lead.source,
           lead.notes ?? null,

@@ -1,7 +1,10 @@
 /** What the store keeps, and the verbs it offers. Both adapters implement this one interface. */
 
 export interface Subscriber {
+  /** As the person typed it (trimmed, lower-cased): `ada@bücher.de`. */
   email: string;
+  /** The address with an internationalised domain in punycode, for sending; only when it differs from `email`. */
+  emailAscii?: string;
   firstName: string;
   lastName?: string;
   /** Every form the person subscribed through, first one first. */
@@ -16,6 +19,8 @@ export interface Lead {
   id: string;
   name: string;
   email: string;
+  /** The address with an internationalised domain in punycode, for sending; only when it differs from `email`. */
+  emailAscii?: string;
   company?: string;
   source: string;
   notes?: string;
@@ -24,6 +29,8 @@ export interface Lead {
 
 export interface SubscribeInput {
   email: string;
+  /** The address with an internationalised domain in punycode, for sending; only when it differs from `email`. */
+  emailAscii?: string;
   firstName: string;
   lastName?: string;
   source: string;

@@ -135,6 +135,15 @@ describe('what is stored', () => {
     expect((await store.listLeads({ offset: 0, limit: 1 }))[0]).toMatchObject({ name, notes: name });
   });
 
+  test('an internationalised domain is stored as typed and in punycode for sending', async () => {
+    expect((await call(subscribers, '/api/subscribers', { ...VALID, email: 'Jo@Bücher.de' })).status).toBe(201);
+    expect((await call(leadsCreate, '/api/leads/create', { name: 'Jo', email: 'jo@bücher.de', source: 'zoho_guide' })).status).toBe(201);
+    const store = fileStore();
+    expect(await store.getSubscriber('jo@bücher.de')).toMatchObject({ email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de' });
+    expect((await store.listLeads({ offset: 0, limit: 1 }))[0]).toMatchObject({ email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de' });
+    expect((await call(subscribers, '/api/subscribers', { ...VALID, email: `${'a'.repeat(65)}@example.com` })).json.fields).toEqual({ email: 'Please enter a valid email address' });
+  });
+
   test('the footer form sends the full name as firstName and no lastName', async () => {
     const { status } = await call(newsletterSubscribe, '/api/newsletter/subscribe', { email: 'ada@example.com', firstName: 'Ada Lovelace', source: 'website_footer' });
     expect(status).toBe(201);

@@ -73,6 +73,18 @@ describe.each([
   ['Upstash Redis', upstash],
   ['embedded SQLite store', embedded],
 ])('store contract: %s', (_name, adapter) => {
+  test('keeps an internationalised address as given with its ASCII form, and a plain address without one', async () => {
+    const store = await adapter.fresh();
+    await store.subscribe({ email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', firstName: 'Jo', source: 'website_footer' }, NOW);
+    await store.subscribe({ email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', firstName: 'Jo', source: 'newsletter_footer' }, LATER);
+    expect(await store.getSubscriber('jo@bücher.de')).toMatchObject({ email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', sources: ['website_footer', 'newsletter_footer'] });
+    const lead = await store.createLead({ name: 'Jo', email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', source: 'zoho_guide' }, NOW);
+    expect(await store.listLeads({ offset: 0, limit: 5 })).toEqual([lead]);
+    expect(lead.emailAscii).toBe('jo@xn--bcher-kva.de');
+    await store.subscribe({ email: 'ada@example.com', firstName: 'Ada', source: 'website_footer' }, NOW);
+    expect((await store.getSubscriber('ada@example.com'))?.emailAscii).toBeUndefined();
+  });
+
   test('keeps one record per e-mail: a second subscription updates it, adds the source and keeps createdAt', async () => {
     const store = await adapter.fresh();
     const first = await store.subscribe({ email: 'ada@example.com', firstName: 'Ada', source: 'website_footer' }, NOW);
