@@ -11,6 +11,16 @@ export function pageTitle(site: SiteConfig, title?: string): string {
   return title ? `${title} · ${site.name}` : `${site.name}: ${site.tagline}`;
 }
 
+/**
+ * The public path of a page from the URL Astro gives it: the site's links name pages without a
+ * slash or extension (/sectors/saas), while a build with `format: 'file'` hands pages
+ * /sectors/saas.html (and /index.html for the home page), and `astro dev` /sectors/saas.
+ */
+export function pagePath(pathname: string): string {
+  const path = pathname.replace(/\.html$/, '').replace(/(^|\/)index$/, '$1').replace(/(.)\/$/, '$1');
+  return path || '/';
+}
+
 /** An absolute URL on this site. */
 export function absoluteUrl(site: SiteConfig, path: string): string {
   return new URL(path, `${site.url}/`).href;

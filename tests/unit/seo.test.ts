@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { absoluteUrl, blogPostingLd, breadcrumbLd, freeServiceLd, pageTitle, serializeJsonLd } from '../../src/lib/seo';
+import { absoluteUrl, blogPostingLd, breadcrumbLd, freeServiceLd, pagePath, pageTitle, serializeJsonLd } from '../../src/lib/seo';
 import { readSiteConfig } from '../../src/site.config';
 
 const site = readSiteConfig({ PUBLIC_SITE_URL: 'https://acme.example', PUBLIC_BRAND_NAME: 'Acme' });
@@ -12,6 +12,18 @@ describe('seo helpers', () => {
 
   test('URLs are absolute on the configured origin', () => {
     expect(absoluteUrl(site, '/blog/post')).toBe('https://acme.example/blog/post');
+  });
+
+  test.each([
+    ['/index.html', '/'],
+    ['/', '/'],
+    ['/sectors.html', '/sectors'],
+    ['/sectors/saas.html', '/sectors/saas'],
+    ['/sectors/saas', '/sectors/saas'],
+    ['/sectors/saas/', '/sectors/saas'],
+    ['/admin/insights.html', '/admin/insights'],
+  ])('the page built for %s is linked as %s', (pathname, expected) => {
+    expect(pagePath(pathname)).toBe(expected);
   });
 
   test('breadcrumbs are numbered from 1 with absolute items', () => {
