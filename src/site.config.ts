@@ -50,6 +50,10 @@ export function readSiteConfig(env: Env) {
     chatWidgetUrl: optionalUrl(env.PUBLIC_CHAT_WIDGET_URL),
     /** An analytics dashboard to embed on the admin page; unset means a note on how to set one. */
     analyticsDashboardUrl: optionalUrl(env.PUBLIC_ANALYTICS_DASHBOARD_URL),
+    /** Colour of the browser's interface around the site (theme-color, the web app manifest). */
+    themeColor: '#0b1a33',
+    /** Background of the app's splash screen and of icons on a solid ground (the manifest, apple-touch-icon). */
+    backgroundColor: '#ffffff',
     /** Promise made wherever people are invited to get in touch. */
     replyPromise: 'We reply to every message within 24 hours.',
   };

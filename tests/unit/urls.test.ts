@@ -2,7 +2,7 @@
  * Every URL the build gives out lands, under Netlify's rules for static files
  * (scripts/netlify-paths.ts), on a file of dist/ with no redirect: links and images of every
  * page, canonical and link-preview URLs, structured data, the sitemap, the feed, the API's image
- * URLs and netlify.toml's rewrite targets. A folder page linked without
+ * URLs, the manifest's icons and netlify.toml's rewrite targets. A folder page linked without
  * its slash (Astro's default output) costs a 301 on Netlify, and fails here. Reads dist/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -131,11 +131,13 @@ describe('every URL the build gives out is served by Netlify without a redirect'
     expect(problems(found)).toEqual([]);
   });
 
-  test("the API's image URLs and robots.txt", () => {
+  test("the API's image URLs, the manifest's icons, robots.txt and security.txt", () => {
     const api = read('api-data.json');
     const images = [...api.matchAll(/"imageUrl":"([^"]+)"/g)].map(([, value]) => ({ where: 'api-data.json', value: value ?? '' }));
+    const manifest = JSON.parse(read('manifest.webmanifest')) as { start_url: string; icons: { src: string }[] };
+    const icons = [manifest.start_url, ...manifest.icons.map((icon) => icon.src)].map((value) => ({ where: 'manifest.webmanifest', value }));
     const lines = (file: string, field: string) => [...read(file).matchAll(new RegExp(`^${field}: (\\S+)$`, 'gm'))].map(([, value]) => ({ where: file, value: value ?? '' }));
-    const found = [...images, ...lines('robots.txt', 'Sitemap')];
+    const found = [...images, ...icons, ...lines('robots.txt', 'Sitemap'), ...lines('.well-known/security.txt', 'Canonical')];
     expect(images.length).toBeGreaterThan(5);
     expect(problems(found)).toEqual([]);
   });
