@@ -26,6 +26,11 @@ export function absoluteUrl(site: SiteConfig, path: string): string {
   return new URL(path, `${site.url}/`).href;
 }
 
+/** An absolute URL of a file of this build (an image): on the deploy being previewed, if it is one. */
+export function assetUrl(site: SiteConfig, path: string): string {
+  return new URL(path, `${site.assetsUrl}/`).href;
+}
+
 function postalAddress(site: SiteConfig): JsonLd {
   return {
     '@type': 'PostalAddress',
