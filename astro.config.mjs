@@ -25,8 +25,12 @@ const UNLISTED = /\/(404|admin)(\/|$)/;
 export default defineConfig({
   site: site.url,
   output: 'static',
-  // Canonical URLs, the sitemap and the feed all name pages without a trailing slash.
+  // Every link, canonical URL, the sitemap and the feed name pages without a trailing slash, and
+  // each page is built as a file (sectors/saas.html, not sectors/saas/index.html): Netlify serves
+  // /sectors/saas from sectors/saas.html with 200, where a folder page would cost a 301 to
+  // /sectors/saas/ on every visit (scripts/netlify-paths.ts holds its rules).
   trailingSlash: 'never',
+  build: { format: 'file' },
   integrations: [
     react(),
     {

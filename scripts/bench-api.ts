@@ -1,8 +1,9 @@
 /**
  * Benchmarks the /api on the local production server: requests per second and p50/p99 latency
  * for a content GET and a newsletter subscription, with the embedded store and with Redis (a
- * real redis-server behind the Upstash REST bridge the tests use), plus the bundled size of each
- * function as Netlify's esbuild bundler would ship it.
+ * real redis-server behind the Upstash REST bridge the tests use), plus the size of each function
+ * with its dependencies as one esbuild bundle (a measure of the code it loads; Netlify itself
+ * ships v2 functions traced by nft, not bundled).
  *
  *   npm run bench:api            (builds first)
  *   BENCH_SECONDS=10 npm run bench:api

@@ -1,7 +1,8 @@
 /**
  * Runs the Netlify Functions of functions/ for the local production server: each file is
- * bundled once with esbuild (Netlify's production bundler, as netlify.toml sets) and routed by
- * its `config.path`, with the Request/Context interface of Netlify Functions v2.
+ * bundled once with esbuild and routed by its `config.path`, with the Request/Context interface
+ * of Netlify Functions v2. (Netlify bundles v2 functions with nft, its file tracer, whatever
+ * netlify.toml's `node_bundler` says; esbuild here is only a fast way to run the same sources.)
  *
  * Netlify's own emulation re-bundles a function on every request (about 2 s each here), which
  * suits editing in `astro dev` but not a server that should behave and perform like production.

@@ -1,5 +1,6 @@
 /**
- * Serves the production build (dist/) the way Netlify does: static files with netlify.toml's
+ * Serves the production build (dist/) the way Netlify does: page URLs by Netlify's pretty-URL
+ * rules (netlify-paths.ts: /x from x.html, /x/ a 301 to /x), static files with netlify.toml's
  * redirects and headers through Netlify's own emulation (@netlify/dev), and the functions of
  * functions/ bundled once by functions-runner.ts. Offline, no account needed.
  *
@@ -12,12 +13,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { constants as zlibConstants, createBrotliCompress, createGzip } from 'node:zlib';
 import { NetlifyDev } from '@netlify/dev';
 import { RedirectsHandler } from '@netlify/redirects';
 import { loadFunctions } from './functions-runner.ts';
+import { resolveStaticPath } from './netlify-paths.ts';
+
+/** A request body left unread by its handler (a 413) is read and dropped up to this size; a larger one closes the connection. */
+const DRAIN_LIMIT = 1024 * 1024;
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
 
@@ -28,6 +33,48 @@ export interface ServerOptions {
   projectRoot?: string;
   port?: number;
   host?: string;
+}
+
+/**
+ * The request body as a web stream. Unlike Readable.toWeb(req), cancelling it (a handler that
+ * stops reading at its size limit) or leaving it unread does not destroy the request, and with
+ * it the socket: the rest of the body is dropped instead (discardBody).
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let open = true;
+  const settle = (action: () => void) => {
+    if (open) {
+      open = false;
+      action();
+    }
+  };
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on('data', (chunk: Buffer) => {
+        if (!open) return;
+        controller.enqueue(new Uint8Array(chunk));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.once('end', () => settle(() => controller.close()));
+      req.once('error', (error) => settle(() => controller.error(error)));
+      req.pause();
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      open = false;
+      discardBody(req);
+    },
+  });
+}
+
+/** Reads what is left of a request body and drops it. */
+function discardBody(req: IncomingMessage): void {
+  if (req.readableEnded) return;
+  req.removeAllListeners('data');
+  req.on('data', () => undefined);
+  req.resume();
 }
 
 export async function startServer({ projectRoot = PROJECT_ROOT, port = Number(process.env.PORT ?? 4321), host = process.env.HOST ?? 'localhost' }: ServerOptions = {}) {
@@ -56,8 +103,7 @@ export async function startServer({ projectRoot = PROJECT_ROOT, port = Number(pr
   const functions = await loadFunctions(projectRoot);
 
   const publishDir = path.join(projectRoot, 'dist');
-  // NetlifyDev serves the target of a rewrite with the target's own status; Netlify answers with
-  // the rule's status (404 for the not-found rules). The same parser tells us a rule's status.
+  // The same parser as NetlifyDev's, to read a matched rule's status.
   const redirects = new RedirectsHandler({
     configPath: path.join(projectRoot, 'netlify.toml'),
     configRedirects: [],
@@ -67,29 +113,56 @@ export async function startServer({ projectRoot = PROJECT_ROOT, port = Number(pr
     publicDir: publishDir,
   });
 
-  /** Whether a path names a file of the build, the way Netlify resolves pretty URLs. */
-  function isStaticFile(pathname: string): boolean {
-    const file = path.join(publishDir, decodeURIComponent(pathname));
-    if (!file.startsWith(publishDir)) return false;
-    const candidates = [file, path.join(file, 'index.html'), `${file}.html`];
-    return candidates.some((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+  /** Whether a path inside the build is a file (not a folder, not missing). */
+  function isFile(relative: string): boolean {
+    try {
+      return statSync(path.join(publishDir, relative)).isFile();
+    } catch {
+      return false;
+    }
   }
 
   function withStatus(response: Response, status: number): Response {
     return new Response(response.body, { status, headers: response.headers });
   }
 
+  /** The site's 404 page with status 404, as Netlify answers a path nothing else serves. */
+  async function notFoundPage(request: Request): Promise<Response> {
+    const notFound = await netlify.handle(new Request(new URL('/404.html', request.url), { headers: request.headers }));
+    return notFound ? withStatus(notFound, 404) : new Response('Not found', { status: 404 });
+  }
+
+  /**
+   * A file the build has: NetlifyDev serves it (with netlify.toml's headers). For /x/ it would
+   * look for x.html before x/index.html, so that case is pointed at the exact file.
+   */
+  async function staticFile(request: Request, { pathname }: URL): Promise<Response | undefined> {
+    const exact = pathname.endsWith('/') ? new Request(new URL(`${pathname}index.html`, request.url), { method: request.method, headers: request.headers }) : request;
+    return (await netlify.handleAndIntrospect(exact))?.response;
+  }
+
   async function route(request: Request, ip: string): Promise<Response> {
     const fromFunction = await functions.handle(request, ip);
     if (fromFunction) return fromFunction;
+    const url = new URL(request.url);
+    const resolution = resolveStaticPath(url.pathname, isFile);
+    // Netlify's pretty URLs: one form of a page's URL is served, the other redirects to it.
+    if (resolution.kind === 'redirect') {
+      return new Response(null, { status: 301, headers: { location: `${resolution.location}${url.search}`, 'cache-control': 'public, max-age=0, must-revalidate' } });
+    }
+    if (resolution.kind === 'file') {
+      const served = await staticFile(request, url);
+      if (served) return served;
+    }
+    // A path that does not decode names no file and no rule: the site's 404 page.
+    if (resolution.kind === 'malformed') return notFoundPage(request);
+    // No file: netlify.toml's rules, then the 404 page.
     const readRequest = new Request(request.url, { method: request.method, headers: request.headers });
     const result = await netlify.handleAndIntrospect(request);
-    if (!result) {
-      // Netlify's own behaviour for a missing path: the site's 404.html, with status 404.
-      const notFound = await netlify.handle(new Request(new URL('/404.html', request.url), { headers: request.headers }));
-      return notFound ? withStatus(notFound, 404) : new Response('Not found', { status: 404 });
-    }
-    if (result.type === 'redirect' && result.response.status === 200 && !isStaticFile(new URL(request.url).pathname)) {
+    if (!result) return notFoundPage(request);
+    // NetlifyDev serves the target of a rewrite with the target's own status; Netlify answers
+    // with the rule's status (404 for the not-found rules).
+    if (result.type === 'redirect' && result.response.status === 200) {
       const rule = await redirects.match(readRequest);
       if (rule && !rule.redirect && rule.statusCode >= 400) return withStatus(result.response, rule.statusCode);
     }
@@ -107,13 +180,16 @@ export async function startServer({ projectRoot = PROJECT_ROOT, port = Number(pr
     return new Request(url, {
       method: req.method,
       headers,
-      body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+      body: hasBody ? bodyStream(req) : undefined,
       duplex: 'half',
     } as RequestInit);
   }
 
   async function send(res: ServerResponse, response: Response, req: IncomingMessage) {
     res.statusCode = response.status;
+    // Answered before the body arrived in full (a 413): what is left of it is dropped after the
+    // response (see createServer), unless there may be too much of it to be worth reading.
+    if (!req.complete && !(Number(req.headers['content-length']) <= DRAIN_LIMIT)) res.setHeader('connection', 'close');
     response.headers.forEach((value, name) => {
       if (name === 'set-cookie') return;
       res.setHeader(name, value);
@@ -137,6 +213,9 @@ export async function startServer({ projectRoot = PROJECT_ROOT, port = Number(pr
   }
 
   const server = createServer(async (req, res) => {
+    // The part of the body no handler read would otherwise be parsed as the next request on a
+    // kept-alive connection.
+    res.once('finish', () => discardBody(req));
     try {
       await send(res, await route(toRequest(req), req.socket.remoteAddress ?? ''), req);
     } catch (error) {

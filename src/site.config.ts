@@ -26,6 +26,8 @@ function text(value: string | undefined, fallback: string): string {
 export function readSiteConfig(env: Env) {
   // On Netlify, URL is the site's main address; an explicit PUBLIC_SITE_URL wins.
   const url = optionalUrl(env.PUBLIC_SITE_URL) ?? optionalUrl(env.URL) ?? 'http://localhost:4321/';
+  // A deploy preview or branch deploy is built with its own address in DEPLOY_PRIME_URL.
+  const previewUrl = env.CONTEXT === 'deploy-preview' || env.CONTEXT === 'branch-deploy' ? optionalUrl(env.DEPLOY_PRIME_URL) : undefined;
   return {
     /** Brand name shown in the header, titles and structured data. */
     name: text(env.PUBLIC_BRAND_NAME, 'Loopwork'),
@@ -33,6 +35,12 @@ export function readSiteConfig(env: Env) {
     tagline: text(env.PUBLIC_BRAND_TAGLINE, 'AI and no-code automation for small and medium businesses'),
     /** Absolute origin of the production site, used for canonical links, the sitemap and feeds. */
     url: url.replace(/\/$/, ''),
+    /**
+     * Absolute origin of the build's own files (link-preview images, the logo in structured
+     * data): the deploy's address on a deploy preview or branch deploy, so a changed image shows
+     * there; the production origin otherwise. Canonical URLs never use it.
+     */
+    assetsUrl: (previewUrl ?? url).replace(/\/$/, ''),
     /** Where people can write to the firm. */
     email: text(env.PUBLIC_CONTACT_EMAIL, 'hello@loopwork.example'),
     /** Postal address, shown on the contact page and in structured data. */
@@ -50,6 +58,10 @@ export function readSiteConfig(env: Env) {
     chatWidgetUrl: optionalUrl(env.PUBLIC_CHAT_WIDGET_URL),
     /** An analytics dashboard to embed on the admin page; unset means a note on how to set one. */
     analyticsDashboardUrl: optionalUrl(env.PUBLIC_ANALYTICS_DASHBOARD_URL),
+    /** Colour of the browser's interface around the site (theme-color, the web app manifest). */
+    themeColor: '#0b1a33',
+    /** Background of the app's splash screen and of icons on a solid ground (the manifest, apple-touch-icon). */
+    backgroundColor: '#ffffff',
     /** Promise made wherever people are invited to get in touch. */
     replyPromise: 'We reply to every message within 24 hours.',
   };

@@ -11,9 +11,24 @@ export function pageTitle(site: SiteConfig, title?: string): string {
   return title ? `${title} · ${site.name}` : `${site.name}: ${site.tagline}`;
 }
 
+/**
+ * The public path of a page from the URL Astro gives it: the site's links name pages without a
+ * slash or extension (/sectors/saas), while a build with `format: 'file'` hands pages
+ * /sectors/saas.html (and /index.html for the home page), and `astro dev` /sectors/saas.
+ */
+export function pagePath(pathname: string): string {
+  const path = pathname.replace(/\.html$/, '').replace(/(^|\/)index$/, '$1').replace(/(.)\/$/, '$1');
+  return path || '/';
+}
+
 /** An absolute URL on this site. */
 export function absoluteUrl(site: SiteConfig, path: string): string {
   return new URL(path, `${site.url}/`).href;
+}
+
+/** An absolute URL of a file of this build (an image): on the deploy being previewed, if it is one. */
+export function assetUrl(site: SiteConfig, path: string): string {
+  return new URL(path, `${site.assetsUrl}/`).href;
 }
 
 function postalAddress(site: SiteConfig): JsonLd {

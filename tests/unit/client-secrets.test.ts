@@ -35,7 +35,7 @@ beforeAll(() => {
 afterAll(() => site?.remove());
 
 test('the build has client files to search, the admin page among them', () => {
-  expect(files.some((file) => file.endsWith(path.join('admin', 'insights', 'index.html')))).toBe(true);
+  expect(files.some((file) => file.endsWith(path.join('admin', 'insights.html')))).toBe(true);
   expect(files.filter((file) => file.endsWith('.js')).length).toBeGreaterThan(3);
 });
 

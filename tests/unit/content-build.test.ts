@@ -51,7 +51,7 @@ describe('blog publishing', () => {
     const { status, output } = site.build();
     expect(status, output).toBe(0);
     expect(readdirSync(site.file('dist/blog'))).not.toContain('what-to-automate-first');
-    expect(readFileSync(site.file('dist/blog/index.html'), 'utf8')).not.toContain('/blog/what-to-automate-first');
+    expect(readFileSync(site.file('dist/blog.html'), 'utf8')).not.toContain('/blog/what-to-automate-first');
     expect(readFileSync(site.file('dist/rss.xml'), 'utf8')).not.toContain('what-to-automate-first');
     expect(readFileSync(site.file('dist/sitemap-0.xml'), 'utf8')).not.toContain('what-to-automate-first');
   });
@@ -61,7 +61,7 @@ describe('blog publishing', () => {
     for (const file of readdirSync(site.file('content/blog'))) rmSync(site.file('content/blog', file));
     const { status, output } = site.build();
     expect(status, output).toBe(0);
-    expect(readFileSync(site.file('dist/blog/index.html'), 'utf8')).toContain('No blog posts available yet. Please check back soon!');
+    expect(readFileSync(site.file('dist/blog.html'), 'utf8')).toContain('No blog posts available yet. Please check back soon!');
   });
 });
 
@@ -72,9 +72,9 @@ describe('illustrations', () => {
     edit(site, 'content/blog/what-to-automate-first.md', (text) => text.replace('what-to-automate-first.svg', 'what-to-automate-first.png'));
     const { status, output } = site.build();
     expect(status, output).toBe(0);
-    const raster = readFileSync(site.file('dist/blog/what-to-automate-first/index.html'), 'utf8');
+    const raster = readFileSync(site.file('dist/blog/what-to-automate-first.html'), 'utf8');
     expect(raster).toMatch(/<img src="\/_astro\/what-to-automate-first\.[^"]+\.webp" srcset="[^"]+ 480w, [^"]+ 800w, [^"]+ 1200w"/);
-    const vector = readFileSync(site.file('dist/blog/automated-appointment-scheduling/index.html'), 'utf8');
+    const vector = readFileSync(site.file('dist/blog/automated-appointment-scheduling.html'), 'utf8');
     expect(vector).toMatch(/<img src="\/_astro\/automated-appointment-scheduling\.[\w-]+\.svg" width="1200" height="630"/);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { absoluteUrl, blogPostingLd, breadcrumbLd, freeServiceLd, pageTitle, serializeJsonLd } from '../../src/lib/seo';
+import { absoluteUrl, assetUrl, blogPostingLd, breadcrumbLd, freeServiceLd, pagePath, pageTitle, serializeJsonLd } from '../../src/lib/seo';
 import { readSiteConfig } from '../../src/site.config';
 
 const site = readSiteConfig({ PUBLIC_SITE_URL: 'https://acme.example', PUBLIC_BRAND_NAME: 'Acme' });
@@ -12,6 +12,25 @@ describe('seo helpers', () => {
 
   test('URLs are absolute on the configured origin', () => {
     expect(absoluteUrl(site, '/blog/post')).toBe('https://acme.example/blog/post');
+  });
+
+  test.each([
+    ['/index.html', '/'],
+    ['/', '/'],
+    ['/sectors.html', '/sectors'],
+    ['/sectors/saas.html', '/sectors/saas'],
+    ['/sectors/saas', '/sectors/saas'],
+    ['/sectors/saas/', '/sectors/saas'],
+    ['/admin/insights.html', '/admin/insights'],
+  ])('the page built for %s is linked as %s', (pathname, expected) => {
+    expect(pagePath(pathname)).toBe(expected);
+  });
+
+  test("asset URLs follow a deploy preview's address; page URLs stay on the production origin", () => {
+    const preview = readSiteConfig({ PUBLIC_SITE_URL: 'https://acme.example', CONTEXT: 'deploy-preview', DEPLOY_PRIME_URL: 'https://deploy-preview-7--acme.netlify.app' });
+    expect(assetUrl(preview, '/_astro/og.png')).toBe('https://deploy-preview-7--acme.netlify.app/_astro/og.png');
+    expect(absoluteUrl(preview, '/blog')).toBe('https://acme.example/blog');
+    expect(assetUrl(site, '/_astro/og.png')).toBe('https://acme.example/_astro/og.png');
   });
 
   test('breadcrumbs are numbered from 1 with absolute items', () => {

@@ -24,7 +24,7 @@ function htmlFiles(directory = DIST): string[] {
   });
 }
 
-/** The URL path of a built page: dist/blog/x/index.html → /blog/x. */
+/** The URL path of a built page: dist/blog/x.html → /blog/x (and dist/blog.html → /blog). */
 const pathOf = (file: string) => `/${path.relative(DIST, file).replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '')}`.replace(/(.)\/$/, '$1');
 const isUnlisted = (pathname: string) => /(^|\/)404$|^\/admin/.test(pathname);
 const xml = new XMLParser({ ignoreAttributes: false });

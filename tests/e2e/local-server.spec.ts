@@ -1,0 +1,142 @@
+/**
+ * The local server answers as Netlify would: page URLs by Netlify's pretty-URL rules (one form
+ * served, the other a 301 to it), a path that does not decode as a 404 rather than a crash, and
+ * a connection that stays usable after a request whose body was refused unread.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import { expect, test } from '@playwright/test';
+import { E2E_PORT } from '../support/e2e-env';
+
+test.describe("page URLs follow Netlify's rules", () => {
+  for (const path of ['/', '/sectors', '/sectors/saas', '/blog/what-to-automate-first', '/admin/insights']) {
+    test(`${path} is served with 200 and no redirect`, async ({ request }) => {
+      const response = await request.get(path, { maxRedirects: 0 });
+      expect(response.status()).toBe(200);
+      expect(response.headers().location).toBeUndefined();
+      expect(response.headers()['content-type']).toContain('text/html');
+    });
+  }
+
+  for (const [path, location] of [
+    ['/sectors/saas/', '/sectors/saas'],
+    ['/sectors/', '/sectors'],
+    ['/mini-apps/glossary-builder/', '/mini-apps/glossary-builder'],
+    ['/blog/what-to-automate-first/?utm_source=newsletter&x=1', '/blog/what-to-automate-first?utm_source=newsletter&x=1'],
+  ] as const) {
+    test(`${path} answers 301 to ${location}`, async ({ request }) => {
+      const response = await request.get(path, { maxRedirects: 0 });
+      expect(response.status()).toBe(301);
+      expect(response.headers().location).toBe(location);
+    });
+  }
+
+  test('a path with a malformed percent-escape answers 404, not a server error', async ({ request }) => {
+    for (const path of ['/blog/%E0%A4%A', '/%E0%A4%A', '/sectors/%zz']) {
+      const response = await request.get(path, { maxRedirects: 0 });
+      expect(response.status(), path).toBe(404);
+    }
+  });
+});
+
+/** The responses read from one connection: status and body of each, once `count` have arrived. */
+function readResponses(socket: net.Socket, count: number): Promise<{ status: number; body: string }[]> {
+  return new Promise((resolve, reject) => {
+    let buffer = Buffer.alloc(0);
+    const parsed: { status: number; body: string }[] = [];
+    const parse = () => {
+      for (;;) {
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = buffer.subarray(0, end).toString('latin1');
+        let rest = buffer.subarray(end + 4);
+        const length = /^content-length: *(\d+)$/im.exec(head);
+        let body: Buffer;
+        if (length) {
+          if (rest.length < Number(length[1])) return;
+          body = rest.subarray(0, Number(length[1]));
+          rest = rest.subarray(Number(length[1]));
+        } else {
+          // Chunked: size lines in hex, up to a zero-size chunk.
+          const chunks: Buffer[] = [];
+          let offset = 0;
+          for (;;) {
+            const lineEnd = rest.indexOf('\r\n', offset);
+            if (lineEnd < 0) return;
+            const size = Number.parseInt(rest.subarray(offset, lineEnd).toString('latin1'), 16);
+            if (rest.length < lineEnd + 2 + size + 2) return;
+            chunks.push(rest.subarray(lineEnd + 2, lineEnd + 2 + size));
+            offset = lineEnd + 2 + size + 2;
+            if (size === 0) break;
+          }
+          body = Buffer.concat(chunks);
+          rest = rest.subarray(offset);
+        }
+        parsed.push({ status: Number(head.split(' ')[1]), body: body.toString('utf8') });
+        buffer = rest;
+        if (parsed.length === count) {
+          socket.off('data', onData);
+          resolve(parsed);
+          return;
+        }
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      parse();
+    };
+    socket.on('data', onData);
+    socket.once('close', () => reject(new Error(`the connection closed after ${parsed.length} response(s)`)));
+    socket.once('error', reject);
+  });
+}
+
+test('after a 413 the same kept-alive connection serves the next request', async () => {
+  // Larger than what the server buffers on its own (about 64 KB), so the rest of it is still on
+  // the wire when the 413 goes out.
+  const body = JSON.stringify({ email: 'large@example.com', firstName: 'x'.repeat(300_000), source: 'newsletter_footer' });
+  const socket = net.connect(E2E_PORT, 'localhost');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  try {
+    // The head and the start of the body: the function refuses the declared size at once.
+    socket.write(`POST /api/subscribers HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 1000)}`);
+    const [refused] = await readResponses(socket, 1);
+    expect(refused?.status).toBe(413);
+    expect(JSON.parse(refused?.body ?? '{}')).toHaveProperty('error');
+    // The rest of that body, then the next request, on the same connection.
+    socket.write(body.slice(1000));
+    socket.write('GET /api/sectors HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const [next] = await readResponses(socket, 1);
+    expect(next?.status).toBe(200);
+    expect(JSON.parse(next?.body ?? '[]')).toHaveLength(5);
+  } finally {
+    socket.destroy();
+  }
+});
+
+test('after a 413 for a large body of unknown length, the next request on a keep-alive agent works', async () => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (method: string, path: string, body?: string) =>
+    new Promise<{ status?: number; connection?: string; text: string }>((resolve, reject) => {
+      const request = http.request({ host: 'localhost', port: E2E_PORT, method, path, agent, headers: body ? { 'content-type': 'application/json' } : {} }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode, connection: response.headers.connection, text }));
+      });
+      request.on('error', reject);
+      // Written in pieces with no Content-Length: the body goes out chunked, its size unknown.
+      if (body) for (let offset = 0; offset < body.length; offset += 64 * 1024) request.write(body.slice(offset, offset + 64 * 1024));
+      request.end();
+    });
+  try {
+    const refused = await send('POST', '/api/subscribers', JSON.stringify({ email: 'large@example.com', firstName: 'x'.repeat(2_000_000), source: 'newsletter_footer' }));
+    expect(refused.status).toBe(413);
+    // Too much to read through: the server says it closes the connection, so the agent opens another.
+    expect(refused.connection).toBe('close');
+    const next = await send('GET', '/api/sectors');
+    expect(next.status).toBe(200);
+  } finally {
+    agent.destroy();
+  }
+});
