@@ -307,6 +307,13 @@ describe('admin data endpoints', () => {
     expect(overview.sources.subscribers).toEqual({ constructor: 1 });
   });
 
+  test.each([['%E0%A4%A'], ['%'], ['%zz%40example.com']])('deleting with a malformed percent-escape (%s) in the path answers 400, not 500', async (email) => {
+    const { cookie } = await login();
+    const response = await run(adminSubscribers, request(`/api/admin/subscribers/${email}`, { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'The path holds a malformed percent-escape' });
+  });
+
   test('deleting a subscriber erases it', async () => {
     const store = createFileStore(folder);
     await store.subscribe({ email: 'gone@example.com', firstName: 'Gone', source: 'website_footer' }, new Date());
