@@ -1,5 +1,6 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
+import { satteri } from '@astrojs/markdown-satteri';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import netlify from '@netlify/vite-plugin';
@@ -7,6 +8,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { loadEnv } from 'vite';
 import { deployContextHeaders } from './src/integrations/deploy-context-headers.ts';
 import { svgGuard } from './src/integrations/svg-guard.ts';
+import { wideContent } from './src/integrations/wide-content.ts';
 import { readSiteConfig } from './src/site.config.ts';
 
 const env = { ...loadEnv(process.env.NODE_ENV ?? 'production', process.cwd(), ''), ...process.env };
@@ -59,6 +61,7 @@ export default defineConfig({
   markdown: {
     // Posts have no code to colour, and Shiki's inline styles would need 'unsafe-inline' in the CSP.
     syntaxHighlight: false,
+    processor: satteri({ hastPlugins: [wideContent] }),
   },
   security: {
     // A per-page policy with the hash of every script and style Astro emits: no 'unsafe-inline'.

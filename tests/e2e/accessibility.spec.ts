@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ALL_ROUTES } from '../support/routes';
+import { ALL_ROUTES, POSTS_WITH_TABLE } from '../support/routes';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -31,6 +31,14 @@ test.describe('no WCAG 2.2 A/AA violation', () => {
     await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeVisible();
     await expectNoViolations(page);
   });
+
+  for (const slug of POSTS_WITH_TABLE) {
+    test(`on /blog/${slug} on a 320 px phone, where a table may scroll inside its box`, async ({ page }) => {
+      await page.setViewportSize({ width: 320, height: 640 });
+      await page.goto(`/blog/${slug}`);
+      await expectNoViolations(page);
+    });
+  }
 
   test('with every form showing its validation errors and a toast on screen', async ({ page }) => {
     await page.goto('/blog/what-to-automate-first');

@@ -1,5 +1,5 @@
 /** The routes of the specification's table, with the detail pages read from content/. */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,6 +15,9 @@ function slugs(folder: string): string[] {
 export const SECTOR_SLUGS = slugs('sectors');
 export const MINI_APP_SLUGS = slugs('mini-apps');
 export const POST_SLUGS = slugs('blog');
+
+/** Posts whose markdown holds a table (a delimiter row such as `| --- | --- |`): the widest content a post can have. */
+export const POSTS_WITH_TABLE = POST_SLUGS.filter((slug) => /^\|?\s*:?-{3,}:?\s*\|/m.test(readFileSync(path.join(CONTENT, 'blog', `${slug}.md`), 'utf8')));
 
 export const STATIC_ROUTES = ['/', '/sectors', '/mini-apps', '/blog', '/contact', '/privacy-policy', '/zoho', '/admin/insights'];
 
