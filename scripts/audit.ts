@@ -50,12 +50,25 @@ const chrome = await chromeLauncher.launch({
 const reports = path.join(PROJECT_ROOT, 'reports', 'lighthouse');
 mkdirSync(reports, { recursive: true });
 
+/**
+ * One Lighthouse run. A run that Lighthouse itself reports as broken (NO_NAVSTART now and then on a
+ * busy machine) is run again rather than counted as a page scoring zero.
+ */
+async function lighthouseRun(route: string) {
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await lighthouse(`${server.origin}${route}`, { port: chrome.port, output: 'json', logLevel: 'error', formFactor: 'mobile', throttlingMethod: 'simulate' });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${route}`);
+    const error = result.lhr.runtimeError;
+    if (!error) return result;
+    if (attempt === 3) throw new Error(`Lighthouse failed on ${route} three times: ${error.code}`);
+  }
+}
+
 /** Lighthouse's medians for one page, as a row of the table. */
 async function audit(page: PageType) {
   const runs: Audit[] = [];
   for (let run = 0; run < RUNS; run += 1) {
-    const result = await lighthouse(`${server.origin}${page.route}`, { port: chrome.port, output: 'json', logLevel: 'error', formFactor: 'mobile', throttlingMethod: 'simulate' });
-    if (!result) throw new Error(`Lighthouse returned nothing for ${page.route}`);
+    const result = await lighthouseRun(page.route);
     writeFileSync(path.join(reports, `${page.name.replace(/\W+/g, '-')}-${run + 1}.json`), String(result.report));
     runs.push(result.lhr as unknown as Audit);
   }
