@@ -66,7 +66,7 @@ describe('blog publishing', () => {
 });
 
 describe('illustrations', () => {
-  test('a raster cover is resized into WebP copies; an SVG cover is served as it is', () => {
+  test('a raster cover is resized into WebP copies; an SVG cover is written into its page as it is, and served as a file on the list', () => {
     site = copySite();
     writeFileSync(site.file('content/images/blog/what-to-automate-first.png'), solidPng(1200, 630, [11, 26, 51]));
     edit(site, 'content/blog/what-to-automate-first.md', (text) => text.replace('what-to-automate-first.svg', 'what-to-automate-first.png'));
@@ -75,7 +75,10 @@ describe('illustrations', () => {
     const raster = readFileSync(site.file('dist/blog/what-to-automate-first.html'), 'utf8');
     expect(raster).toMatch(/<img src="\/_astro\/what-to-automate-first\.[^"]+\.webp" srcset="[^"]+ 480w, [^"]+ 800w, [^"]+ 1200w"/);
     const vector = readFileSync(site.file('dist/blog/automated-appointment-scheduling.html'), 'utf8');
-    expect(vector).toMatch(/<img src="\/_astro\/automated-appointment-scheduling\.[\w-]+\.svg" width="1200" height="630"/);
+    const svg = readFileSync(site.file('content/images/blog/automated-appointment-scheduling.svg'), 'utf8').trim();
+    expect(vector).toContain(`<img src="data:image/svg+xml,${encodeURIComponent(svg)}" width="1200" height="630"`);
+    const list = readFileSync(site.file('dist/blog.html'), 'utf8');
+    expect(list).toMatch(/<img src="\/_astro\/automated-appointment-scheduling\.[\w-]+\.svg" width="1200" height="630"/);
   });
 
   test('an SVG that carries a script fails the build, naming the file', () => {

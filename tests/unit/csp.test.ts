@@ -1,6 +1,7 @@
 /**
- * Every built page carries a Content-Security-Policy without 'unsafe-inline' for scripts, and
- * the hash of each of its inline scripts and JSON-LD blocks is in that policy.
+ * Every built page carries a Content-Security-Policy without 'unsafe-inline' for scripts or
+ * styles, and the hash of each of its inline scripts, JSON-LD blocks and style elements is in
+ * that policy.
  * Reads dist/, which `npm test` builds first.
  */
 import { createHash } from 'node:crypto';
@@ -38,6 +39,12 @@ describe('content security policy of the built pages', () => {
     for (const [, attributes, body] of inline) {
       const hash = `'sha256-${createHash('sha256').update(body ?? '').digest('base64')}'`;
       expect(scriptSrc, `inline script ${attributes?.trim() || '(classic)'} of ${page} is not in the policy`).toContain(hash);
+    }
+    const styleSrc = policy?.split(';').find((directive) => directive.trim().startsWith('style-src')) ?? '';
+    expect(styleSrc).not.toContain("'unsafe-inline'");
+    for (const [, body] of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)) {
+      const hash = `'sha256-${createHash('sha256').update(body ?? '').digest('base64')}'`;
+      expect(styleSrc, `an inline style of ${page} (${(body ?? '').slice(0, 40)}…) is not in the policy`).toContain(hash);
     }
     expect(html).not.toMatch(/<[a-z][^>]*\sstyle="/i);
   });
