@@ -5,22 +5,12 @@
  * Reads dist/, which `npm test` builds first.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { PROJECT_ROOT } from '../support/site-copy';
+import { builtPages, DIST } from '../support/dist';
 
-const DIST = path.join(PROJECT_ROOT, 'dist');
-
-function pages(directory: string): string[] {
-  return readdirSync(directory).flatMap((entry) => {
-    const full = path.join(directory, entry);
-    if (statSync(full).isDirectory()) return entry === '_astro' ? [] : pages(full);
-    return entry.endsWith('.html') ? [full] : [];
-  });
-}
-
-const PAGES = existsSync(DIST) ? pages(DIST).map((file) => path.relative(DIST, file)) : [];
+const PAGES = builtPages();
 
 describe('content security policy of the built pages', () => {
   test('the build has pages to check', () => {

@@ -3,23 +3,14 @@
  * the document and its stylesheet, and nothing that would add a round trip on a slow phone
  * network. Lighthouse counts every request that ends before the largest paint.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { SECTOR_SLUGS } from '../support/routes';
+import { builtPages, DIST } from '../support/dist';
 import { PROJECT_ROOT } from '../support/site-copy';
 
-const DIST = path.join(PROJECT_ROOT, 'dist');
-
-function pages(directory: string): string[] {
-  return readdirSync(directory).flatMap((entry) => {
-    const full = path.join(directory, entry);
-    if (statSync(full).isDirectory()) return entry === '_astro' ? [] : pages(full);
-    return entry.endsWith('.html') ? [full] : [];
-  });
-}
-
-const PAGES = existsSync(DIST) ? pages(DIST).map((file) => path.relative(DIST, file)) : [];
+const PAGES = builtPages();
 
 /** The built file of a route, whichever of Netlify's two page forms the build writes. */
 function pageFile(route: string): string {

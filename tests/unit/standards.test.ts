@@ -5,27 +5,22 @@
  * properties. Reads dist/, which `npm test` builds first.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { LinkChecker } from 'linkinator';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSiteServer, type SiteServer } from '../support/site-server';
+import { builtPages, DIST, servedPath } from '../support/dist';
 import { PROJECT_ROOT } from '../support/site-copy';
 
-const DIST = path.join(PROJECT_ROOT, 'dist');
 const VNU = path.join(PROJECT_ROOT, 'node_modules', 'vnu-jar', 'build', 'dist', 'vnu.jar');
 
-function htmlFiles(directory = DIST): string[] {
-  return readdirSync(directory).flatMap((entry) => {
-    const full = path.join(directory, entry);
-    if (statSync(full).isDirectory()) return entry === '_astro' ? [] : htmlFiles(full);
-    return entry.endsWith('.html') ? [full] : [];
-  });
-}
+/** Every built page as a full path. */
+const htmlFiles = () => builtPages().map((page) => path.join(DIST, page));
 
 /** The URL path of a built page: dist/blog/x.html → /blog/x (and dist/blog.html → /blog). */
-const pathOf = (file: string) => `/${path.relative(DIST, file).replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '')}`.replace(/(.)\/$/, '$1');
+const pathOf = (file: string) => servedPath(path.relative(DIST, file).split(path.sep).join('/'));
 const isUnlisted = (pathname: string) => /(^|\/)404$|^\/admin/.test(pathname);
 const xml = new XMLParser({ ignoreAttributes: false });
 const pathsOf = (urls: string[]) => urls.map((url) => new URL(url).pathname).sort();

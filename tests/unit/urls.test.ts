@@ -5,26 +5,16 @@
  * URLs, the manifest's icons and netlify.toml's rewrite targets. A folder page linked without
  * its slash (Astro's default output) costs a 301 on Netlify, and fails here. Reads dist/.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, test } from 'vitest';
 import { resolveStaticPath } from '../../scripts/netlify-paths';
+import { builtFiles, builtPages, DIST, servedPath } from '../support/dist';
 import { PROJECT_ROOT } from '../support/site-copy';
 
-const DIST = path.join(PROJECT_ROOT, 'dist');
-const FILES = new Set(
-  readdirSync(DIST, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(DIST, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')),
-);
-const PAGES = [...FILES].filter((file) => file.endsWith('.html') && !file.startsWith('_astro/')).sort();
-
-/** The URL Netlify serves a page file at without a redirect: x.html at /x, x/index.html at /x/. */
-function servedPath(file: string): string {
-  if (file === 'index.html' || file.endsWith('/index.html')) return `/${file.slice(0, -'index.html'.length)}`;
-  return `/${file.replace(/\.html$/, '')}`;
-}
+const FILES = new Set(builtFiles());
+const PAGES = builtPages();
 
 const read = (file: string) => readFileSync(path.join(DIST, file), 'utf8');
 const decodeEntities = (value: string) => value.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#39;', "'");
