@@ -10,10 +10,10 @@
  */
 import type { Context } from '@netlify/functions';
 import type { z } from 'zod';
+import { requireClientKey } from './client';
 import { getEnv } from './env';
 import { errorResponse, HttpError, json, parseWith, readJsonBody, requireMethod } from './http';
 import { HONEYPOT_FIELD } from './schemas';
-import { requireClientKey } from './client';
 import { getBackend } from './store';
 import { StoreUnavailableError, type Store, type WriteOptions } from './store-types';
 

@@ -193,6 +193,38 @@ function toLead(row: Row): Lead {
   });
 }
 
+/** Writes a subscriber row; `OR IGNORE` keeps a row already there (the import: the database is newer). */
+function insertSubscriber(database: Database, subscriber: Subscriber, conflict: 'fail' | 'ignore' = 'fail'): void {
+  database.run(
+    `INSERT ${conflict === 'ignore' ? 'OR IGNORE ' : ''}INTO subscribers (email, email_ascii, first_name, last_name, sources, first_source, created_at, updated_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    subscriber.email,
+    subscriber.emailAscii ?? null,
+    subscriber.firstName,
+    subscriber.lastName ?? null,
+    JSON.stringify(subscriber.sources),
+    subscriber.sources[0] ?? '',
+    subscriber.createdAt,
+    subscriber.updatedAt,
+    subscriber.createdAt.slice(0, 10),
+  );
+}
+
+/** Writes a lead row; `OR IGNORE` keeps a row already there (the import). */
+function insertLead(database: Database, lead: Lead, conflict: 'fail' | 'ignore' = 'fail'): void {
+  database.run(
+    `INSERT ${conflict === 'ignore' ? 'OR IGNORE ' : ''}INTO leads (id, name, email, email_ascii, company, source, notes, created_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    lead.id,
+    lead.name,
+    lead.email,
+    lead.emailAscii ?? null,
+    lead.company ?? null,
+    lead.source,
+    lead.notes ?? null,
+    lead.createdAt,
+    lead.createdAt.slice(0, 10),
+  );
+}
+
 /** One connection with its prepared statements. */
 class Database {
   private readonly statements = new Map<string, StatementSync>();
@@ -297,19 +329,8 @@ function importLegacy(database: Database, file: string, now: Date): ImportOutcom
       skipped += 1;
       continue;
     }
-    const subscriber = parsed.data;
     // Records already in the database are newer than the file's: they win.
-    database.run(
-      'INSERT OR IGNORE INTO subscribers (email, first_name, last_name, sources, first_source, created_at, updated_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      subscriber.email,
-      subscriber.firstName,
-      subscriber.lastName ?? null,
-      JSON.stringify(subscriber.sources),
-      subscriber.sources[0] ?? '',
-      subscriber.createdAt,
-      subscriber.updatedAt,
-      subscriber.createdAt.slice(0, 10),
-    );
+    insertSubscriber(database, parsed.data, 'ignore');
   }
   // Oldest first, so that leads of the same millisecond keep their order.
   for (const value of leads) {
@@ -318,18 +339,7 @@ function importLegacy(database: Database, file: string, now: Date): ImportOutcom
       skipped += 1;
       continue;
     }
-    const lead = parsed.data;
-    database.run(
-      'INSERT OR IGNORE INTO leads (id, name, email, company, source, notes, created_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      lead.id,
-      lead.name,
-      lead.email,
-      lead.company ?? null,
-      lead.source,
-      lead.notes ?? null,
-      lead.createdAt,
-      lead.createdAt.slice(0, 10),
-    );
+    insertLead(database, leadOf(parsed.data), 'ignore');
   }
   for (const [endpoint, count] of Object.entries(honeypot)) {
     if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) {
@@ -474,21 +484,10 @@ export function createSqliteStore(directory: string): SqliteStore {
           );
           return { subscriber, created: false, repeated: false };
         }
-        database.run(
-          'INSERT INTO subscribers (email, email_ascii, first_name, last_name, sources, first_source, created_at, updated_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          input.email,
-          input.emailAscii ?? null,
-          input.firstName,
-          input.lastName ?? null,
-          JSON.stringify([input.source]),
-          input.source,
-          at,
-          at,
-          at.slice(0, 10),
-        );
         const subscriber: Subscriber = { email: input.email, firstName: input.firstName, sources: [input.source], createdAt: at, updatedAt: at };
         if (input.lastName !== undefined) subscriber.lastName = input.lastName;
         if (input.emailAscii !== undefined) subscriber.emailAscii = input.emailAscii;
+        insertSubscriber(database, subscriber);
         return { subscriber, created: true, repeated: false };
       }),
 
@@ -501,18 +500,7 @@ export function createSqliteStore(directory: string): SqliteStore {
           const row = database.get('SELECT * FROM leads WHERE id = ?', firstId);
           if (row) return toLead(row);
         }
-        database.run(
-          'INSERT INTO leads (id, name, email, email_ascii, company, source, notes, created_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          lead.id,
-          lead.name,
-          lead.email,
-          lead.emailAscii ?? null,
-          lead.company ?? null,
-          lead.source,
-          lead.notes ?? null,
-          lead.createdAt,
-          lead.createdAt.slice(0, 10),
-        );
+        insertLead(database, lead);
         return lead;
       }),
 

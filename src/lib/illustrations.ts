@@ -11,6 +11,11 @@ const TEXT_BY_URL = new Map(
   }),
 );
 
+/** SVG text as a `data:` URL, to write an image into the page that shows it. */
+export function svgDataUrlOf(text: string): string {
+  return `data:image/svg+xml,${encodeURIComponent(text.trim())}`;
+}
+
 /**
  * An illustration of content/ as a `data:` URL, for the one image a page shows first: written
  * into the page, it paints with the text instead of a round trip later (a kilobyte or two, and
@@ -18,5 +23,5 @@ const TEXT_BY_URL = new Map(
  */
 export function svgDataUrl(image: ImageMetadata): string | undefined {
   const text = TEXT_BY_URL.get(image.src);
-  return text === undefined ? undefined : `data:image/svg+xml,${encodeURIComponent(text.trim())}`;
+  return text === undefined ? undefined : svgDataUrlOf(text);
 }
