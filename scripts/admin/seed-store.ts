@@ -7,9 +7,9 @@
  */
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import type * as StoreModule from '../functions/_lib/store.ts';
-import { importBundled } from './functions-runner.ts';
-import { PROJECT_ROOT } from './serve.ts';
+import type * as StoreModule from '../../functions/_lib/store.ts';
+import { importBundled } from '../harness/functions.ts';
+import { PROJECT_ROOT } from '../harness/project.ts';
 
 const FIRST = ['Ada', 'Grace', 'Alan', 'Katherine', 'Linus', 'Margaret', 'Tim', 'Radia', 'Barbara', 'Ken', 'Zoë', 'José'];
 const LAST = ['Lovelace', 'Hopper', 'Turing', 'Johnson', 'Torvalds', 'Hamilton', 'Berners-Lee', 'Perlman', 'Liskov', 'Thompson'];

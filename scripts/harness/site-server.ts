@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from './redis-server.ts';
 
-const ENTRY = fileURLToPath(new URL('./serve-isolated.ts', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../serve/isolated.ts', import.meta.url));
 
 export interface SiteServer {
   origin: string;

@@ -8,7 +8,8 @@
 import { cpSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT, startServer } from '../../scripts/serve.ts';
+import { PROJECT_ROOT } from '../harness/project.ts';
+import { startServer } from './serve.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'site-server-'));
 for (const entry of ['functions', 'netlify.toml', 'package.json']) cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });

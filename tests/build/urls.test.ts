@@ -1,6 +1,6 @@
 /**
  * Every URL the build gives out lands, under Netlify's rules for static files
- * (scripts/netlify-paths.ts), on a file of dist/ with no redirect: links and images of every
+ * (scripts/serve/netlify-paths.ts), on a file of dist/ with no redirect: links and images of every
  * page, canonical and link-preview URLs, structured data, the sitemap, the feed, the API's image
  * URLs, the manifest's icons and netlify.toml's rewrite targets. A folder page linked without
  * its slash (Astro's default output) costs a 301 on Netlify, and fails here. Reads dist/.
@@ -9,9 +9,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, test } from 'vitest';
-import { resolveStaticPath } from '../../scripts/netlify-paths';
+import { resolveStaticPath } from '../../scripts/serve/netlify-paths';
 import { builtFiles, builtPages, DIST, servedPath } from '../support/dist';
-import { PROJECT_ROOT } from '../support/site-copy';
+import { PROJECT_ROOT } from '../../scripts/harness/project';
 
 const FILES = new Set(builtFiles());
 const PAGES = builtPages();

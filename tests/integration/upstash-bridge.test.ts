@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
-import { startRedisServer, type RedisServerHandle } from '../support/redis-server';
-import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge';
+import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
+import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 
 const TOKEN = 'test-token-for-the-bridge';
 const HOOK_TIMEOUT = 30_000;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { SECTOR_SLUGS } from '../support/routes';
 import { builtPages, DIST } from '../support/dist';
-import { PROJECT_ROOT } from '../support/site-copy';
+import { PROJECT_ROOT } from '../../scripts/harness/project';
 
 const PAGES = builtPages();
 

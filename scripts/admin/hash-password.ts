@@ -2,15 +2,15 @@
  * Hashes an admin password for the ADMIN_PASSWORD_HASH environment variable.
  *
  *   npm run admin:hash-password                    asks for it (input hidden on a terminal)
- *   printf '%s\n' "$PW" | node scripts/hash-password.ts
- *   node scripts/hash-password.ts 'the password'   lands in shell history: prefer the two above
+ *   printf '%s\n' "$PW" | node scripts/admin/hash-password.ts
+ *   node scripts/admin/hash-password.ts 'the password'   lands in shell history: prefer the two above
  *
  * Prints `ADMIN_PASSWORD_HASH=<hash>` on stdout and nothing else, so the output can be
  * redirected or piped; prompts and hints go to stderr.
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { hashPassword } from '../functions/_lib/auth.ts';
+import { hashPassword } from '../../functions/_lib/auth.ts';
 
 const MIN_LENGTH = 12;
 

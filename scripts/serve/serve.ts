@@ -4,7 +4,7 @@
  * redirects and headers through Netlify's own emulation (@netlify/dev), and the functions of
  * functions/ bundled once by functions-runner.ts. Offline, no account needed.
  *
- *   node scripts/serve.ts            http://localhost:4321 (PORT overrides)
+  *   node scripts/serve/serve.ts          http://localhost:4321 (PORT overrides)
  *
  * Functions are bundled into <projectRoot>/.netlify, so two servers that must run side by side
  * (the tests do that) each get a project root of their own: see startServer().
@@ -18,6 +18,7 @@ import path from 'node:path';
 import { constants as zlibConstants, createBrotliCompress, createGzip } from 'node:zlib';
 import { NetlifyDev } from '@netlify/dev';
 import { RedirectsHandler } from '@netlify/redirects';
+import { PROJECT_ROOT } from '../harness/project.ts';
 import { loadFunctions } from './functions-runner.ts';
 import { resolveStaticPath } from './netlify-paths.ts';
 
@@ -26,7 +27,6 @@ const DRAIN_LIMIT = 1024 * 1024;
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
 
-export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface ServerOptions {
   /** The folder holding netlify.toml, dist/ and functions/. */

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRedisStore, createUpstashClient } from '../../functions/_lib/store-redis';
 import { createSqliteStore, type SqliteStore } from '../../functions/_lib/store-sqlite';
 import { dayOf, type Store } from '../../functions/_lib/store-types';
-import { startRedisServer, type RedisServerHandle } from '../support/redis-server';
-import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge';
+import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
+import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 
 interface Adapter {
   /** A store over fresh, empty data. */

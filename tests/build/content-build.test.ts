@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { solidPng } from '../support/png';
-import { copySite, type SiteCopy } from '../support/site-copy';
+import { copySite, type SiteCopy } from '../../scripts/harness/site-copy';
 
 let site: SiteCopy | undefined;
 afterEach(() => site?.remove());

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { copySite, type SiteCopy } from '../support/site-copy';
+import { copySite, type SiteCopy } from '../../scripts/harness/site-copy';
 
 const SECRETS = {
   ADMIN_PASSWORD: 'plain-password-7c1e9b',

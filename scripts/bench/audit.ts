@@ -14,10 +14,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { startSiteServer } from '../tests/support/site-server.ts';
+import { startSiteServer } from '../harness/site-server.ts';
 import { FLOOR_FILE, floorPage } from './floor-page.ts';
 import { PAGE_TYPES, type PageType } from './page-types.ts';
-import { PROJECT_ROOT } from './serve.ts';
+import { PROJECT_ROOT } from '../harness/project.ts';
 
 const RUNS = Number(process.env.AUDIT_RUNS ?? 3);
 const only = process.argv.slice(2);

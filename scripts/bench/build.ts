@@ -6,7 +6,7 @@
  *   npm run bench:build
  */
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { copySite } from '../tests/support/site-copy.ts';
+import { copySite } from '../harness/site-copy.ts';
 
 const SIZES = (process.env.BENCH_POSTS ?? '10,100,1000').split(',').map(Number);
 

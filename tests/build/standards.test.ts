@@ -10,9 +10,9 @@ import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { LinkChecker } from 'linkinator';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startSiteServer, type SiteServer } from '../support/site-server';
+import { startSiteServer, type SiteServer } from '../../scripts/harness/site-server';
 import { builtPages, DIST, servedPath } from '../support/dist';
-import { PROJECT_ROOT } from '../support/site-copy';
+import { PROJECT_ROOT } from '../../scripts/harness/project';
 
 const VNU = path.join(PROJECT_ROOT, 'node_modules', 'vnu-jar', 'build', 'dist', 'vnu.jar');
 

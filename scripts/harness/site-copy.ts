@@ -6,9 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from './project.ts';
 
-export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const COPIED = ['astro.config.mjs', 'tsconfig.json', 'package.json', 'src', 'content', 'public', 'functions'];
 
 export interface SiteCopy {

@@ -14,10 +14,10 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { startRedisServer } from '../tests/support/redis-server.ts';
-import { startSiteServer } from '../tests/support/site-server.ts';
-import { startUpstashBridge } from '../tests/support/upstash-bridge.ts';
-import { PROJECT_ROOT } from './serve.ts';
+import { startRedisServer } from '../harness/redis-server.ts';
+import { startSiteServer } from '../harness/site-server.ts';
+import { startUpstashBridge } from '../harness/upstash-bridge.ts';
+import { PROJECT_ROOT } from '../harness/project.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);

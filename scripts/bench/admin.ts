@@ -10,10 +10,10 @@ import { chromium } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startRedisServer } from '../tests/support/redis-server.ts';
-import { startSiteServer } from '../tests/support/site-server.ts';
-import { startUpstashBridge, type UpstashBridge } from '../tests/support/upstash-bridge.ts';
-import { seedStore } from './seed-store.ts';
+import { startRedisServer } from '../harness/redis-server.ts';
+import { startSiteServer } from '../harness/site-server.ts';
+import { startUpstashBridge, type UpstashBridge } from '../harness/upstash-bridge.ts';
+import { seedStore } from '../admin/seed-store.ts';
 
 const COUNT = Number(process.env.BENCH_RECORDS ?? 10_000);
 const RUNS = 7;

@@ -169,7 +169,7 @@ describe('loading', () => {
   /** Chooses a backend the way a function does, in a fresh process, and says whether node:sqlite was loaded. */
   function loadsSqlite(env: Record<string, string>): { backend: string; sqlite: boolean } {
     const script = `
-      const { importBundled } = await import('./scripts/functions-runner.ts');
+      const { importBundled } = await import('./scripts/harness/functions.ts');
       const { getBackend } = await importBundled(process.cwd(), 'functions/_lib/store.ts');
       const backend = await getBackend();
       if (backend) await backend.store.countLeads().catch(() => undefined);

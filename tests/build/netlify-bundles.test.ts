@@ -10,7 +10,7 @@ import { resolveConfig } from '@netlify/config';
 import { zipFunctions, type FunctionResult } from '@netlify/zip-it-and-ship-it';
 import { z } from 'zod';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { PROJECT_ROOT } from '../support/site-copy';
+import { PROJECT_ROOT } from '../../scripts/harness/project';
 
 /** What netlify.toml says about functions, per function name ('*' for all). */
 const FunctionsConfig = z.record(z.string(), z.object({ included_files: z.array(z.string()).optional(), node_bundler: z.enum(['esbuild', 'esbuild_zisi', 'nft', 'zisi', 'none']).optional() }));

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { copySite, type SiteCopy } from '../support/site-copy';
+import { copySite, type SiteCopy } from '../../scripts/harness/site-copy';
 
 const PRODUCTION = 'https://loopwork.example';
 const PREVIEW = 'https://deploy-preview-42--example.netlify.app';

@@ -13,9 +13,9 @@ import { createSqliteStore, DATABASE_FILE, type SqliteStore } from '../../functi
 import leadsCreate from '../../functions/leads-create';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';
 import subscribers from '../../functions/subscribers';
-import { createContext } from '../../scripts/functions-runner';
-import { startRedisServer, type RedisServerHandle } from '../support/redis-server';
-import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge';
+import { createContext } from '../../scripts/harness/functions';
+import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
+import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 
 const ENV_KEYS = ['SITE_LOCAL_RUN', 'LOCAL_STORE_DIR', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'RATE_LIMIT_PER_MINUTE', 'STORE_TIMEOUT_MS'];
 let folder: string;

@@ -12,6 +12,7 @@ import { build } from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createContext } from '../harness/functions.ts';
 
 type Handler = (request: Request, context: Context) => Promise<Response> | Response;
 
@@ -31,34 +32,6 @@ export function compilePath(route: string): RegExp {
     })
     .join('/');
   return new RegExp(`^${source}/?$`);
-}
-
-/** The parts of Netlify's Context the functions use, as the platform fills them. */
-export function createContext({ ip, params = {} }: { ip: string; params?: Record<string, string> }): Context {
-  const context = {
-    ip,
-    params,
-    requestId: crypto.randomUUID(),
-    deploy: { context: 'dev', id: '', published: false },
-    geo: {},
-    site: {},
-    account: {},
-    server: { region: 'local' },
-    waitUntil: (promise: Promise<unknown>) => void promise.catch(() => undefined),
-  };
-  // The fields above are all a function here may read; the rest of Context (cookies, next,
-  // rewrite…) belongs to edge or framework functions.
-  return context as unknown as Context;
-}
-
-/**
- * Bundles one module of functions/ (whose imports have no file extensions, as bundlers expect)
- * so a Node script can import it; used by the seeding and benchmark scripts.
- */
-export async function importBundled<T>(projectRoot: string, entry: string): Promise<T> {
-  const outfile = path.join(projectRoot, '.netlify', 'scripts', `${path.basename(entry).replace(/\.[^.]+$/, '')}.mjs`);
-  await build({ entryPoints: [path.join(projectRoot, entry)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node22', packages: 'external', logLevel: 'error' });
-  return (await import(`${pathToFileURL(outfile).href}?v=${Date.now()}`)) as T;
 }
 
 export interface FunctionsRunner {

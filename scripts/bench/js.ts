@@ -7,7 +7,7 @@
  */
 import { chromium } from '@playwright/test';
 import { gzipSync } from 'node:zlib';
-import { startSiteServer } from '../tests/support/site-server.ts';
+import { startSiteServer } from '../harness/site-server.ts';
 import { PAGE_TYPES } from './page-types.ts';
 
 

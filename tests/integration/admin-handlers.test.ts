@@ -18,9 +18,9 @@ import { hashPassword, SESSION_COOKIE, signSession } from '../../functions/_lib/
 import { resetEnv } from '../../functions/_lib/env';
 import { createUpstashClient, KEYS } from '../../functions/_lib/store-redis';
 import { createSqliteStore, DATABASE_FILE, type SqliteStore } from '../../functions/_lib/store-sqlite';
-import { createContext } from '../../scripts/functions-runner';
-import { startRedisServer, type RedisServerHandle } from '../support/redis-server';
-import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge';
+import { createContext } from '../../scripts/harness/functions';
+import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
+import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 
 type Handler = (req: Request, context: Context) => Promise<Response>;
 
