@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import { requireClientKey } from './client';
 import { getEnv } from './env';
 import { errorResponse, HttpError, json, parseWith, readJsonBody, requireMethod } from './http';
-import { HONEYPOT_FIELD } from './schemas';
+import { HONEYPOT_FIELD } from '../../src/shared/schemas';
 import { getBackend } from './store';
 import { StoreUnavailableError, type Store, type WriteOptions } from './store-types';
 

@@ -13,19 +13,18 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
 import { z } from 'zod';
+import type { Lead, Subscriber } from '../../src/shared/records';
 import {
   countTable,
   IDEMPOTENCY_TTL_SECONDS,
   type DailyCounts,
   type DashboardData,
-  type Lead,
   type LeadInput,
   type LoginAttempts,
   type Page,
   type Store,
   type SubscribeInput,
   type SubscribeResult,
-  type Subscriber,
   type WriteOptions,
 } from './store-types';
 

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSqliteStore } from '../../functions/_lib/store-sqlite';
-import type { Lead, Store, Subscriber } from '../../functions/_lib/store-types';
+import type { Store } from '../../functions/_lib/store-types';
+import type { Lead, Subscriber } from '../../src/shared/records';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
