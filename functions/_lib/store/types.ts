@@ -1,5 +1,5 @@
 /** What the store keeps, and the verbs it offers. Both adapters implement this one interface. */
-import type { Lead, Subscriber } from '../../src/shared/records';
+import type { Lead, Subscriber } from '../../../src/shared/records';
 
 export interface SubscribeInput {
   email: string;
