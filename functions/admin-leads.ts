@@ -5,7 +5,7 @@ import { getEnv } from './_lib/env';
 import { storeCall } from './_lib/form-endpoint';
 import { json, requireMethod } from './_lib/http';
 import { ALL, listPage } from './_lib/insights';
-import type { Lead } from './_lib/store-types';
+import type { Lead } from '../src/shared/records';
 
 const COLUMNS: { header: string; value: (lead: Lead) => unknown }[] = [
   { header: 'created_at', value: (lead) => lead.createdAt },

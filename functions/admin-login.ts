@@ -5,7 +5,7 @@ import { requireClientKey } from './_lib/client';
 import { getEnv } from './_lib/env';
 import { storeCall } from './_lib/form-endpoint';
 import { errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
-import { AdminLoginRequest } from './_lib/schemas';
+import { AdminLoginRequest } from '../src/shared/schemas';
 
 /** Checks the admin password on the server and starts a session: a fresh id each time, kept in the store. */
 export default adminHandler('admin-login', async (req, context) => {

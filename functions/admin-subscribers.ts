@@ -5,8 +5,8 @@ import { getEnv } from './_lib/env';
 import { storeCall } from './_lib/form-endpoint';
 import { decodePathSegment, errorResponse, json, requireMethod } from './_lib/http';
 import { ALL, listPage } from './_lib/insights';
-import { Email } from './_lib/schemas';
-import type { Subscriber } from './_lib/store-types';
+import { Email } from '../src/shared/schemas';
+import type { Subscriber } from '../src/shared/records';
 
 const COLUMNS: { header: string; value: (subscriber: Subscriber) => unknown }[] = [
   { header: 'created_at', value: (subscriber) => subscriber.createdAt },

@@ -7,8 +7,8 @@ import { readCookie, SESSION_COOKIE, verifyPassword, verifyPlainPassword, verify
 import { getEnv, isLocalRun } from './env';
 import { storeCall, STORE_UNAVAILABLE } from './form-endpoint';
 import { errorResponse, HttpError } from './http';
-import { getBackend, type Backend } from './store';
-import { StoreUnavailableError } from './store-types';
+import { getBackend, type Backend } from './store/get-store';
+import { StoreUnavailableError } from './store/types';
 
 /** Admin answers are private and never indexed. */
 export const ADMIN_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex, nofollow' };

@@ -13,9 +13,9 @@ import type { z } from 'zod';
 import { requireClientKey } from './client';
 import { getEnv } from './env';
 import { errorResponse, HttpError, json, parseWith, readJsonBody, requireMethod } from './http';
-import { HONEYPOT_FIELD } from './schemas';
-import { getBackend } from './store';
-import { StoreUnavailableError, type Store, type WriteOptions } from './store-types';
+import { HONEYPOT_FIELD } from '../../src/shared/schemas';
+import { getBackend } from './store/get-store';
+import { StoreUnavailableError, type Store, type WriteOptions } from './store/types';
 
 export interface FormEndpoint<S extends z.ZodType> {
   /** Short name for logs, rate-limit keys, honeypot counts and the scope of idempotency keys. */

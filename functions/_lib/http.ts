@@ -1,6 +1,7 @@
 /** Request checks and JSON responses shared by every function. */
 import type { z } from 'zod';
-import { LIMITS, type ApiErrorBody } from './schemas';
+import type { ApiErrorBody } from '../../src/shared/api';
+import { LIMITS } from '../../src/shared/schemas';
 
 /**
  * netlify.toml headers reach static files only: function responses carry their own.

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import type * as StoreModule from '../../functions/_lib/store.ts';
+import type * as StoreModule from '../../functions/_lib/store/get-store.ts';
 import { importBundled } from '../harness/functions.ts';
 import { PROJECT_ROOT } from '../harness/project.ts';
 
@@ -20,7 +20,7 @@ const DAY_MS = 86_400_000;
 const pick = <T>(list: T[], index: number): T => list[index % list.length] as T;
 
 export async function seedStore({ subscribers, leads, env = process.env }: { subscribers: number; leads: number; env?: NodeJS.ProcessEnv }) {
-  const { getBackend } = await importBundled<typeof StoreModule>(PROJECT_ROOT, 'functions/_lib/store.ts');
+  const { getBackend } = await importBundled<typeof StoreModule>(PROJECT_ROOT, 'functions/_lib/store/get-store.ts');
   Object.assign(process.env, env);
   // The seeding script is a local run: it fills the embedded store unless Upstash is configured.
   process.env.SITE_LOCAL_RUN ??= 'true';

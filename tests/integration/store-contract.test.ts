@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createRedisStore, createUpstashClient } from '../../functions/_lib/store-redis';
-import { createSqliteStore, type SqliteStore } from '../../functions/_lib/store-sqlite';
-import { dayOf, type Store } from '../../functions/_lib/store-types';
+import { createRedisStore, createUpstashClient } from '../../functions/_lib/store/redis';
+import { createSqliteStore, type SqliteStore } from '../../functions/_lib/store/sqlite';
+import { dayOf, type Store } from '../../functions/_lib/store/types';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createSqliteStore, DATABASE_FILE, IMPORTED_SUFFIX, LEGACY_FILE, type SqliteStore } from '../../functions/_lib/store-sqlite';
+import { createSqliteStore, DATABASE_FILE, IMPORTED_SUFFIX, LEGACY_FILE, type SqliteStore } from '../../functions/_lib/store/sqlite';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let folder: string;
@@ -170,7 +170,7 @@ describe('loading', () => {
   function loadsSqlite(env: Record<string, string>): { backend: string; sqlite: boolean } {
     const script = `
       const { importBundled } = await import('./scripts/harness/functions.ts');
-      const { getBackend } = await importBundled(process.cwd(), 'functions/_lib/store.ts');
+      const { getBackend } = await importBundled(process.cwd(), 'functions/_lib/store/get-store.ts');
       const backend = await getBackend();
       if (backend) await backend.store.countLeads().catch(() => undefined);
       console.log(JSON.stringify({ backend: backend?.kind ?? 'none', sqlite: process.moduleLoadList.some((name) => name.includes('sqlite')) }));

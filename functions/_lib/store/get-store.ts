@@ -4,10 +4,10 @@
  * pretend to save).
  */
 import path from 'node:path';
-import { getEnv, isLocalRun, type Env } from './env';
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './rate-limit';
-import { createRedisStore, createUpstashClient } from './store-redis';
-import type { Store } from './store-types';
+import { getEnv, isLocalRun, type Env } from '../env';
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../rate-limit';
+import { createRedisStore, createUpstashClient } from './redis';
+import type { Store } from './types';
 
 export interface Backend {
   kind: 'upstash' | 'embedded';
@@ -28,7 +28,7 @@ export async function getBackend(): Promise<Backend | undefined> {
   }
   if (!isLocalRun()) return undefined;
   // Imported here only: a deployed function never loads the embedded store (nor node:sqlite).
-  const { createSqliteStore } = await import('./store-sqlite');
+  const { createSqliteStore } = await import('./sqlite');
   // A concurrent first call may have made it meanwhile: one store and one limiter per environment.
   if (cached?.env !== env) {
     const directory = env.LOCAL_STORE_DIR ?? path.join(process.cwd(), '.data');

@@ -1,31 +1,5 @@
 /** What the store keeps, and the verbs it offers. Both adapters implement this one interface. */
-
-export interface Subscriber {
-  /** As the person typed it (trimmed, lower-cased): `ada@bücher.de`. */
-  email: string;
-  /** The address with an internationalised domain in punycode, for sending; only when it differs from `email`. */
-  emailAscii?: string;
-  firstName: string;
-  lastName?: string;
-  /** Every form the person subscribed through, first one first. */
-  sources: string[];
-  /** ISO time of the first subscription; never changes. */
-  createdAt: string;
-  /** ISO time of the latest subscription. */
-  updatedAt: string;
-}
-
-export interface Lead {
-  id: string;
-  name: string;
-  email: string;
-  /** The address with an internationalised domain in punycode, for sending; only when it differs from `email`. */
-  emailAscii?: string;
-  company?: string;
-  source: string;
-  notes?: string;
-  createdAt: string;
-}
+import type { Lead, Subscriber } from '../../../src/shared/records';
 
 export interface SubscribeInput {
   email: string;

@@ -1,4 +1,5 @@
-// This file ships to the browser: the forms validate with the same schemas the functions use. Keep it pure (zod only).
+// src/shared holds what the pages and the functions both import, and ships to the browser: zod and this folder only.
+// The form schemas: the forms validate with the very schemas the functions parse with.
 import { z } from 'zod';
 
 // zod compiles object parsers with `new Function` when it may: in the browser that probe alone
@@ -164,12 +165,6 @@ export const ContactForm = z.object({
   message: requiredText(LIMITS.notes, MESSAGES.message, { multiline: true }),
   [HONEYPOT_FIELD]: honeypot,
 });
-
-/** The error body every endpoint answers with. */
-export interface ApiErrorBody {
-  error: string;
-  fields?: Record<string, string>;
-}
 
 /** POST /api/admin/login. */
 export const AdminLoginRequest = z.object({

@@ -3,7 +3,8 @@
  * name like "1234" or "null" stays a string); every write is one atomic round trip.
  */
 import { Redis } from '@upstash/redis';
-import { countTable, dayOf, IDEMPOTENCY_TTL_SECONDS, type DailyCounts, type Lead, type LeadInput, type LoginAttempts, type Page, type Store, type SubscribeInput, type SubscribeResult, type Subscriber, type WriteOptions } from './store-types';
+import type { Lead, Subscriber } from '../../../src/shared/records';
+import { countTable, dayOf, IDEMPOTENCY_TTL_SECONDS, type DailyCounts, type LeadInput, type LoginAttempts, type Page, type Store, type SubscribeInput, type SubscribeResult, type WriteOptions } from './types';
 
 /** Every key the store uses, in one place. */
 export const KEYS = {

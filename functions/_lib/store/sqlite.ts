@@ -5,7 +5,7 @@
  * turns. A process that dies mid-write leaves no lock and no temporary file behind: SQLite rolls
  * the unfinished transaction back the next time the file is opened.
  *
- * Only `store.ts` imports this module, lazily, when the embedded store is chosen; `node:sqlite`
+ * Only `get-store.ts` imports this module, lazily, when the embedded store is chosen; `node:sqlite`
  * itself is imported when the first call opens the database. A deployed function loads neither.
  */
 import { createHash } from 'node:crypto';
@@ -13,21 +13,20 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
 import { z } from 'zod';
+import type { Lead, Subscriber } from '../../../src/shared/records';
 import {
   countTable,
   IDEMPOTENCY_TTL_SECONDS,
   type DailyCounts,
   type DashboardData,
-  type Lead,
   type LeadInput,
   type LoginAttempts,
   type Page,
   type Store,
   type SubscribeInput,
   type SubscribeResult,
-  type Subscriber,
   type WriteOptions,
-} from './store-types';
+} from './types';
 
 /** The database, inside the store's folder (LOCAL_STORE_DIR). */
 export const DATABASE_FILE = 'store.sqlite';
