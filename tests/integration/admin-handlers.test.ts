@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Context } from '@netlify/functions';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import adminLeads from '../../functions/admin-leads';
 import adminLogin from '../../functions/admin-login';
 import adminLogout from '../../functions/admin-logout';
@@ -16,13 +16,23 @@ import adminSession from '../../functions/admin-session';
 import adminSubscribers from '../../functions/admin-subscribers';
 import { hashPassword, SESSION_COOKIE, signSession } from '../../functions/_lib/auth';
 import { resetEnv } from '../../functions/_lib/env';
-import { createUpstashClient, KEYS } from '../../functions/_lib/store/redis';
+import { createRedisStore, createUpstashClient, KEYS } from '../../functions/_lib/store/redis';
 import { createSqliteStore, DATABASE_FILE, type SqliteStore } from '../../functions/_lib/store/sqlite';
+import type { Store } from '../../functions/_lib/store/types';
+import type { Lead, Subscriber } from '../../src/shared/records';
+import type { Overview } from '../../src/shared/api';
 import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 
 type Handler = (req: Request, context: Context) => Promise<Response>;
+/** One page of an admin list, as the dashboard reads it. */
+interface ListPage<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
 
 const PASSWORD = 'correct horse battery staple';
 const SECRET = 'a'.repeat(16) + 'b'.repeat(16) + 'c'.repeat(8);
@@ -333,5 +343,232 @@ describe('admin data endpoints', () => {
     const csv = await response.text();
     expect(csv).toContain('"\'=HYPERLINK(""http://evil.example"",""x"")"');
     expect(csv).toContain('"line one\nline ""two"""');
+  });
+});
+
+describe('on a deployed site, with a store that answers', () => {
+  let hash: string;
+  beforeAll(async () => {
+    await upstashLockout.start();
+    hash = await hashPassword(PASSWORD);
+  });
+  afterAll(() => upstashLockout.stop());
+  beforeEach(async () => {
+    delete process.env.SITE_LOCAL_RUN;
+    await upstashLockout.use();
+  });
+  afterEach(() => {
+    delete process.env.UPSTASH_REDIS_REST_URL;
+    delete process.env.UPSTASH_REDIS_REST_TOKEN;
+  });
+
+  // The store is reachable here, so a 503 can only be the refusal of the plain password itself.
+  test.each(['production', 'deploy-preview', '', 'dev'])('a plain ADMIN_PASSWORD is refused as "not configured" (deploy context %j), and the hash gets in', async (deployContext) => {
+    const context = createContext({ ip: '203.0.113.60' });
+    context.deploy.context = deployContext;
+    const refused = await adminLogin(request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }), context);
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({
+      error:
+        'Admin login is not configured. Set ADMIN_PASSWORD_HASH (print one with `npm run admin:hash-password`) and SESSION_SECRET (32+ random characters) in the environment; locally, ADMIN_PASSWORD may replace the hash.',
+    });
+    expect(refused.headers.get('set-cookie')).toBeNull();
+
+    Object.assign(process.env, { ADMIN_PASSWORD_HASH: hash });
+    resetEnv();
+    const accepted = await adminLogin(request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }), context);
+    expect(accepted.status).toBe(200);
+    expect(accepted.headers.get('set-cookie')).toMatch(/^__Host-admin_session=/);
+  });
+});
+
+describe('when the store fails, nobody is let in and nothing is shown', () => {
+  const STORE_UNAVAILABLE = { error: 'The service is temporarily unavailable. Please try again in a moment.' };
+  beforeAll(() => upstashLockout.start());
+  afterAll(() => upstashLockout.stop());
+  beforeEach(async () => {
+    await upstashLockout.use();
+    Object.assign(process.env, { STORE_TIMEOUT_MS: '300' });
+    resetEnv();
+  });
+  afterEach(() => {
+    bridge?.setBroken(false);
+    for (const key of ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'STORE_TIMEOUT_MS']) delete process.env[key];
+  });
+
+  test('a login whose attempt cannot be counted answers 503, even with the right password', async () => {
+    const ip = '198.51.100.90';
+    // The count's key holds a hash: the store answers, but counting fails (WRONGTYPE).
+    await upstashClient().hset(KEYS.loginAttempts(ip), { broken: '1' });
+    const refused = await login(PASSWORD, ip);
+    expect(refused.response.status).toBe(503);
+    expect(await refused.response.json()).toEqual(STORE_UNAVAILABLE);
+    expect(refused.cookie).toBeUndefined();
+    await upstashClient().del(KEYS.loginAttempts(ip));
+    expect((await login(PASSWORD, ip)).response.status).toBe(200);
+  });
+
+  test('a login while the store does not answer is refused with 503 within seconds', async () => {
+    bridge?.setBroken(true);
+    const started = Date.now();
+    const { response, cookie } = await login(PASSWORD, '198.51.100.91');
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual(STORE_UNAVAILABLE);
+    expect(cookie).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  test('with a valid session, every data endpoint answers 503 while the store does not answer', async () => {
+    const { cookie } = await login(PASSWORD, '198.51.100.92');
+    expect(cookie).toBeTruthy();
+    bridge?.setBroken(true);
+    for (const [endpoint, handler, build, params] of DATA_ENDPOINTS) {
+      const response = await run(handler, build(cookie), '198.51.100.92', params);
+      expect(response.status, endpoint).toBe(503);
+      expect(await response.json(), endpoint).toEqual(STORE_UNAVAILABLE);
+    }
+    // The page cannot tell whether its session is live: it says so, rather than "logged out" or "logged in".
+    const session = await run(adminSession, request('/api/admin/session', { cookie }));
+    expect(session.status).toBe(503);
+    expect(await session.json()).toEqual(STORE_UNAVAILABLE);
+  });
+});
+
+describe('deleting a subscriber', () => {
+  test.each([
+    ['an address that is not one', 'not-an-email'],
+    ['an empty address', ''],
+    ['two addresses', 'a%40example.com%2Cb%40example.com'],
+  ])('with %s answers 400 and deletes nothing', async (_label, email) => {
+    const store = createFileStore(folder);
+    await store.subscribe({ email: 'a@example.com', firstName: 'Stay', source: 'website_footer' }, new Date());
+    const { cookie } = await login();
+    const response = await run(adminSubscribers, request(`/api/admin/subscribers/${email}`, { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'Give the e-mail address of the subscriber to delete' });
+    expect(await store.countSubscribers()).toBe(1);
+  });
+
+  test('an address nobody subscribed with answers 404 and deletes nothing', async () => {
+    const store = createFileStore(folder);
+    await store.subscribe({ email: 'stay@example.com', firstName: 'Stay', source: 'website_footer' }, new Date());
+    const { cookie } = await login();
+    const response = await run(adminSubscribers, request('/api/admin/subscribers/nobody%40example.com', { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email: 'nobody%40example.com' });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'No subscriber has that address' });
+    expect(await store.countSubscribers()).toBe(1);
+  });
+
+  test('a known address, in any case, answers 200 naming the address and deletes that subscriber only', async () => {
+    const store = createFileStore(folder);
+    const now = new Date();
+    for (const email of ['gone@example.com', 'stay@example.com']) await store.subscribe({ email, firstName: 'Someone', source: 'website_footer' }, now);
+    const { cookie } = await login();
+    const response = await run(adminSubscribers, request('/api/admin/subscribers/Gone%40Example.com', { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email: 'Gone%40Example.com' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ deleted: 'gone@example.com' });
+    expect((await store.listSubscribers({ offset: 0, limit: 10 })).map((subscriber) => subscriber.email)).toEqual(['stay@example.com']);
+  });
+});
+
+const DAY_MS = 86_400_000;
+/** The UTC day of a time, as the dashboard names days. */
+const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+describe.each([
+  ['the embedded SQLite store', embeddedLockout, () => createFileStore(folder)],
+  ['Upstash Redis', upstashLockout, () => createRedisStore(upstashClient())],
+])('the dashboard on %s', (_name, backend, openStore: () => Store) => {
+  // One moment for the seeding and the handlers alike, so no day boundary falls between them.
+  const NOW = Date.now();
+  const ago = (days: number, seconds = 0) => new Date(NOW - days * DAY_MS - seconds * 1000);
+  beforeAll(() => backend.start());
+  afterAll(() => backend.stop());
+  beforeEach(async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    await backend.use();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    delete process.env.UPSTASH_REDIS_REST_URL;
+    delete process.env.UPSTASH_REDIS_REST_TOKEN;
+  });
+
+  async function get<T>(handler: Handler, pathname: string, cookie: string | undefined): Promise<T> {
+    const response = await run(handler, request(pathname, { cookie }));
+    expect(response.status, pathname).toBe(200);
+    return (await response.json()) as T;
+  }
+
+  test('the overview counts the last 7 and 30 days, 90 days of series and the sources of those 90 days', async () => {
+    const store = openStore();
+    // [days ago, source]: on the 7th and 30th day back a record falls out of "last 7" and "last 30",
+    // on the 90th out of the series and the source counts; the total counts everything.
+    const leads: [number, string][] = [
+      [0, 'contact_form'],
+      [0, 'contact_form'],
+      [0, 'zoho_guide'],
+      [6, 'contact_form'],
+      [7, 'zoho_guide'],
+      [29, 'contact_form'],
+      [30, 'contact_form'],
+      [89, 'zoho_guide'],
+      [90, 'contact_form'],
+    ];
+    for (const [index, [days, source]] of leads.entries()) await store.createLead({ name: `Lead ${index}`, email: `lead-${index}@example.com`, source }, ago(days, index));
+    const subscribers: [number, string][] = [
+      [0, 'website_footer'],
+      [0, 'newsletter_footer'],
+      [3, 'newsletter_footer'],
+      [10, 'website_footer'],
+      [45, 'newsletter_footer'],
+      [120, 'website_footer'],
+    ];
+    for (const [index, [days, source]] of subscribers.entries()) await store.subscribe({ email: `sub-${index}@example.com`, firstName: `Sub ${index}`, source }, ago(days, index));
+    // A known address subscribing again through another form is not a new subscriber.
+    await store.subscribe({ email: 'sub-0@example.com', firstName: 'Sub 0', source: 'newsletter_footer' }, ago(0));
+
+    const { cookie } = await login();
+    const overview = await get<Overview>(adminOverview, '/api/admin/overview', cookie);
+    expect(overview.totals).toEqual({ leads: { total: 9, last7: 4, last30: 6 }, subscribers: { total: 6, last7: 3, last30: 4 } });
+    expect(overview.sources).toEqual({ leads: { contact_form: 5, zoho_guide: 3 }, subscribers: { website_footer: 2, newsletter_footer: 3 } });
+
+    const series = (counts: Record<number, number>) => Array.from({ length: 90 }, (_, index) => ({ day: dayOf(NOW - (89 - index) * DAY_MS), count: counts[89 - index] ?? 0 }));
+    expect(overview.daily.map(({ day, leads: count }) => ({ day, count }))).toEqual(series({ 0: 3, 6: 1, 7: 1, 29: 1, 30: 1, 89: 1 }));
+    expect(overview.daily.map(({ day, subscribers: count }) => ({ day, count }))).toEqual(series({ 0: 2, 3: 1, 10: 1, 45: 1 }));
+    expect(overview.daily.at(-1)?.day).toBe(dayOf(NOW));
+
+    // The newest records come first, all of them while there are fewer than a page.
+    expect(overview.leads.items.map((lead) => lead.email)).toEqual(leads.map((_, index) => `lead-${index}@example.com`));
+    expect(overview.subscribers.items.map((subscriber) => subscriber.email)).toEqual(subscribers.map((_, index) => `sub-${index}@example.com`));
+    expect(overview.subscribers.items[0]?.sources).toEqual(['website_footer', 'newsletter_footer']);
+  });
+
+  test('the lists come 20 to a page, newest first, with the total; a page past the end is empty', async () => {
+    const store = openStore();
+    for (let index = 0; index < 45; index += 1) await store.createLead({ name: `Lead ${index}`, email: `page-${index}@example.com`, source: 'contact_form' }, ago(0, index));
+    for (let index = 0; index < 23; index += 1) await store.subscribe({ email: `page-${index}@example.com`, firstName: 'Reader', source: 'website_footer' }, ago(0, index));
+    const emails = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => `page-${from + index}@example.com`);
+    const { cookie } = await login();
+
+    const pages = await Promise.all([1, 2, 3, 4].map((page) => get<ListPage<Lead>>(adminLeads, `/api/admin/leads?page=${page}`, cookie)));
+    expect(pages.map(({ items, ...rest }) => ({ emails: items.map((lead) => lead.email), ...rest }))).toEqual([
+      { emails: emails(0, 20), total: 45, page: 1, pageSize: 20 },
+      { emails: emails(20, 40), total: 45, page: 2, pageSize: 20 },
+      { emails: emails(40, 45), total: 45, page: 3, pageSize: 20 },
+      { emails: [], total: 45, page: 4, pageSize: 20 },
+    ]);
+    const subscriberPage = await get<ListPage<Subscriber>>(adminSubscribers, '/api/admin/subscribers?page=2', cookie);
+    expect({ ...subscriberPage, items: subscriberPage.items.map((subscriber) => subscriber.email) }).toEqual({ items: emails(20, 23), total: 23, page: 2, pageSize: 20 });
+
+    // A page number that is not one shows the first page.
+    for (const page of ['0', '-1', 'two', '1.5', '']) {
+      const first = await get<ListPage<Lead>>(adminLeads, `/api/admin/leads?page=${page}`, cookie);
+      expect({ page: first.page, emails: first.items.map((lead) => lead.email) }, `page=${page}`).toEqual({ page: 1, emails: emails(0, 20) });
+    }
+    const overview = await get<Overview>(adminOverview, '/api/admin/overview', cookie);
+    expect(overview.leads).toMatchObject({ total: 45, page: 1, pageSize: 20 });
+    expect(overview.leads.items.map((lead) => lead.email)).toEqual(emails(0, 20));
+    expect(overview.subscribers.items.map((subscriber) => subscriber.email)).toEqual(emails(0, 20));
   });
 });

@@ -96,6 +96,48 @@ describe('request checks', () => {
     expect(await fileStore().countLeads()).toBe(0);
   });
 
+  describe('the body limit of 16 KB', () => {
+    // Written out, not read from the code: raising the limit must fail here.
+    const LIMIT = 16_384;
+    /** A valid lead whose JSON is padded with spaces to exactly `bytes` bytes. */
+    const leadOfSize = (bytes: number) => {
+      const body = JSON.stringify(LEAD);
+      return body + ' '.repeat(bytes - Buffer.byteLength(body));
+    };
+    /** The body with its length declared in Content-Length (a Request built from a string declares none by itself). */
+    const declared = (body: string) =>
+      new Request('http://localhost/api/leads/create', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body });
+    /** The body as a stream, as a chunked upload arrives: no Content-Length at all. */
+    const undeclared = (body: string) =>
+      new Request('http://localhost/api/leads/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Blob([body]).stream(), duplex: 'half' } as RequestInit);
+    const senders = [
+      ['with its length declared', declared],
+      ['without a declared length', undeclared],
+    ] as const;
+
+    test.each(senders)('16 KB exactly is accepted, %s', async (_label, send) => {
+      const request = send(leadOfSize(LIMIT));
+      expect(request.headers.get('content-length')).toBe(send === declared ? String(LIMIT) : null);
+      const response = await leadsCreate(request, createContext({ ip: '203.0.113.80' }));
+      expect(response.status).toBe(201);
+      expect(await fileStore().countLeads()).toBe(1);
+    });
+
+    test.each(senders)('16 KB and one byte answers 413, %s, and stores nothing', async (_label, send) => {
+      const response = await leadsCreate(send(leadOfSize(LIMIT + 1)), createContext({ ip: '203.0.113.81' }));
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({ error: 'The body is larger than 16384 bytes' });
+      expect(await fileStore().countLeads()).toBe(0);
+    });
+
+    test('a declared length over the limit is refused before a byte of the body is read', async () => {
+      const request = declared(leadOfSize(LIMIT + 1));
+      const response = await leadsCreate(request, createContext({ ip: '203.0.113.82' }));
+      expect(response.status).toBe(413);
+      expect(request.bodyUsed).toBe(false);
+    });
+  });
+
   test('invalid fields answer 422 with the message of each field and store nothing', async () => {
     const { status, json } = await call(subscribers, '/api/subscribers', { email: 'not-an-email', firstName: '  ', source: 'newsletter_footer' });
     expect(status).toBe(422);

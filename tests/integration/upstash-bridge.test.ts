@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
@@ -18,6 +18,11 @@ describe('the Upstash REST bridge in front of a real redis-server', () => {
     bridge = await startUpstashBridge({ redisUrl: server.url, token: TOKEN });
     redis = new Redis({ url: bridge.url, token: TOKEN, automaticDeserialization: false, enableTelemetry: false });
   }, HOOK_TIMEOUT);
+
+  // Each test starts from an empty database and writes what it reads: any one of them passes alone (`-t`).
+  beforeEach(async () => {
+    await redis.flushdb();
+  });
 
   afterAll(async () => {
     await bridge?.stop();
@@ -48,6 +53,7 @@ describe('the Upstash REST bridge in front of a real redis-server', () => {
     expect(await redis.zrange('scores', 0, -1, { withScores: true })).toEqual(['one', '1', 'two', '2', 'three', '3']);
 
     await redis.set('mget-a', 'Ä');
+    await redis.set('digits', '1234');
     expect(await redis.mget('mget-a', 'mget-missing', 'digits')).toEqual(['Ä', null, '1234']);
   });
 
@@ -56,6 +62,7 @@ describe('the Upstash REST bridge in front of a real redis-server', () => {
   });
 
   test('reports a Redis error with its message', async () => {
+    await redis.set('greeting', 'Zoë 🚀');
     await expect(redis.eval('return redis.call("INCR", KEYS[1])', ['greeting'], [])).rejects.toThrow(
       /value is not an integer/,
     );
@@ -73,6 +80,7 @@ describe('the Upstash REST bridge in front of a real redis-server', () => {
   });
 
   test('sends plain strings to a client that does not ask for base64', async () => {
+    await redis.set('greeting', 'Zoë 🚀');
     const plain = new Redis({ url: `${bridge.url}/`, token: TOKEN, responseEncoding: false, enableTelemetry: false });
     expect(await plain.get('greeting')).toBe('Zoë 🚀');
     const response = await fetch(bridge.url, {
@@ -104,6 +112,7 @@ describe('the Upstash REST bridge in front of a real redis-server', () => {
   });
 
   test('rejects a client with the wrong token', async () => {
+    await redis.set('greeting', 'Zoë 🚀');
     const intruder = new Redis({ url: bridge.url, token: 'wrong', enableTelemetry: false, retry: false });
     await expect(intruder.get('greeting')).rejects.toThrow(/Unauthorized/);
   });
