@@ -5,10 +5,9 @@
 import type { Context } from '@netlify/functions';
 import { readCookie, SESSION_COOKIE, verifyPassword, verifyPlainPassword, verifySession } from './auth';
 import { getEnv, isLocalRun } from './env';
-import { storeCall, STORE_UNAVAILABLE } from './form-endpoint';
-import { errorResponse, HttpError } from './http';
-import { getBackend, type Backend } from './store/get-store';
-import { StoreUnavailableError } from './store/types';
+import { errorResponse, HttpError, STORE_UNAVAILABLE } from './http';
+import { getStore } from './store/get-store';
+import { StoreNotConfiguredError, StoreUnavailableError, type StoreVerbs } from './store/types';
 
 /** Admin answers are private and never indexed. */
 export const ADMIN_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex, nofollow' };
@@ -45,24 +44,17 @@ export function requireSameOrigin(req: Request): void {
   if (type !== 'application/json') throw new HttpError(errorResponse(415, 'Send this request as JSON with Content-Type: application/json', { headers: ADMIN_HEADERS }));
 }
 
-export async function requireBackend(): Promise<Backend> {
-  const backend = await getBackend();
-  if (!backend) throw new HttpError(errorResponse(503, 'Storage is not configured', { headers: ADMIN_HEADERS }));
-  return backend;
-}
-
 const unauthorized = () => new HttpError(errorResponse(401, 'Not logged in', { headers: ADMIN_HEADERS }));
 
 /** The session of a valid, unexpired, unrevoked cookie; anything else is 401. */
-export async function requireAdmin(req: Request): Promise<{ backend: Backend; sessionId: string }> {
+export async function requireAdmin(req: Request): Promise<{ store: StoreVerbs; sessionId: string }> {
   const config = adminConfig();
   if (!config) throw unauthorized();
   const session = verifySession(readCookie(req.headers.get('cookie'), SESSION_COOKIE), config.secret, new Date());
   if (!session) throw unauthorized();
-  const backend = await requireBackend();
-  const live = await storeCall(() => backend.store.hasSession(session.sessionId, new Date()), getEnv().STORE_TIMEOUT_MS);
-  if (!live) throw unauthorized();
-  return { backend, sessionId: session.sessionId };
+  const store = await getStore();
+  if (!(await store.hasSession(session.sessionId, new Date()))) throw unauthorized();
+  return { store, sessionId: session.sessionId };
 }
 
 /** A CSV file to download, named after what it holds and the day. */
@@ -84,6 +76,10 @@ export function adminHandler(name: string, handler: (req: Request, context: Cont
       return await handler(req, context);
     } catch (error) {
       if (error instanceof HttpError) return error.response;
+      if (error instanceof StoreNotConfiguredError) {
+        console.error(`[${name}] ${error.message}`);
+        return errorResponse(503, 'Storage is not configured', { headers: ADMIN_HEADERS });
+      }
       if (error instanceof StoreUnavailableError) {
         console.error(`[${name}] store unavailable: ${error.message}`);
         return errorResponse(503, STORE_UNAVAILABLE, { headers: ADMIN_HEADERS });

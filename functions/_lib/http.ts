@@ -15,6 +15,8 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
+export const STORE_UNAVAILABLE = 'The service is temporarily unavailable. Please try again in a moment.';
+
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return Response.json(body, {
     status,
