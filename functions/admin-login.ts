@@ -1,20 +1,20 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, adminConfig, adminHandler, LOGIN_WINDOW_SECONDS, MAX_LOGIN_ATTEMPTS, NOT_CONFIGURED, requireSameOrigin } from './_lib/admin';
+import { ADMIN_HEADERS, adminConfig, LOGIN_WINDOW_SECONDS, MAX_LOGIN_ATTEMPTS, NOT_CONFIGURED, requireSameOrigin } from './_lib/admin';
 import { newSessionId, SESSION_MAX_AGE_SECONDS, sessionCookie, signSession } from './_lib/auth';
 import { requireClientKey } from './_lib/client';
-import { errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
+import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
 import { getStore } from './_lib/store/get-store';
 import { AdminLoginRequest } from '../src/shared/schemas';
 
 /** Checks the admin password on the server and starts a session: a fresh id each time, kept in the store. */
-export default adminHandler('admin-login', async (req, context) => {
+export default endpoint({ name: 'admin-login', headers: ADMIN_HEADERS }, async (req, context) => {
   requireMethod(req, ['POST']);
   requireSameOrigin(req);
   const client = requireClientKey(context.ip, ADMIN_HEADERS);
   const config = adminConfig();
   if (!config) {
     console.error('[admin-login] admin login is not configured');
-    return errorResponse(503, NOT_CONFIGURED, { headers: ADMIN_HEADERS });
+    return errorResponse(503, NOT_CONFIGURED);
   }
   const store = await getStore();
   const now = new Date();
@@ -27,9 +27,9 @@ export default adminHandler('admin-login', async (req, context) => {
   const attempts = await store.countLoginAttempt(client, LOGIN_WINDOW_SECONDS, now);
   if (attempts.count > MAX_LOGIN_ATTEMPTS) {
     const seconds = Math.max(1, Math.ceil((attempts.resetAt - now.getTime()) / 1000));
-    return errorResponse(429, `Too many failed attempts. Try again in ${Math.ceil(seconds / 60)} minutes.`, { headers: { ...ADMIN_HEADERS, 'Retry-After': String(seconds) } });
+    return errorResponse(429, `Too many failed attempts. Try again in ${Math.ceil(seconds / 60)} minutes.`, { headers: { 'Retry-After': String(seconds) } });
   }
-  if (!(await config.checkPassword(password))) return errorResponse(401, 'Invalid password', { headers: ADMIN_HEADERS });
+  if (!(await config.checkPassword(password))) return errorResponse(401, 'Invalid password');
 
   // The right password: the attempts before it no longer count against this client.
   await store.clearLoginAttempts(client);
@@ -37,7 +37,7 @@ export default adminHandler('admin-login', async (req, context) => {
   const sessionId = newSessionId();
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000);
   await store.createSession(sessionId, expiresAt);
-  return json(200, { authenticated: true, expiresAt: expiresAt.toISOString() }, { ...ADMIN_HEADERS, 'Set-Cookie': sessionCookie(signSession(sessionId, expiresAt, config.secret), SESSION_MAX_AGE_SECONDS) });
+  return json(200, { authenticated: true, expiresAt: expiresAt.toISOString() }, { 'Set-Cookie': sessionCookie(signSession(sessionId, expiresAt, config.secret), SESSION_MAX_AGE_SECONDS) });
 });
 
 export const config: Config = { path: '/api/admin/login' };
