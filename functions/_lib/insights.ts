@@ -1,6 +1,6 @@
 /** The admin dashboard's figures, computed from the store's indexes. */
 import type { ListPage, Overview } from '../../src/shared/api';
-import { countTable, type DailyCounts, type Store } from './store/types';
+import { countTable, type DailyCounts, type StoreVerbs } from './store/types';
 
 export const CHART_DAYS = 90;
 export const PAGE_SIZE = 20;
@@ -26,7 +26,7 @@ function bySource(counts: DailyCounts): Record<string, number> {
 }
 
 /** Everything the dashboard's first view shows. */
-export async function overview(store: Store, now: Date): Promise<Overview> {
+export async function overview(store: StoreVerbs, now: Date): Promise<Overview> {
   const days = lastDays(now, CHART_DAYS);
   const { subscriberTotal, leadTotal, subscriberDaily, leadDaily, subscribers, leads } = await store.dashboard(days, { offset: 0, limit: PAGE_SIZE });
   const last = (count: number) => days.slice(-count);

@@ -49,7 +49,8 @@ export type SubscribeResult =
   /** The key was seen before: nothing was written; the record as it stands now, if it still exists. */
   | { subscriber: Subscriber | undefined; created: false; repeated: true };
 
-export interface Store {
+/** The verbs the functions call: getStore() gives them, each with a deadline. */
+export interface StoreVerbs {
   /** Adds or updates the subscriber keyed by e-mail: one record per address, first createdAt kept. */
   subscribe(input: SubscribeInput, now: Date, options?: WriteOptions): Promise<SubscribeResult>;
   /** Appends a lead; with a key seen before, appends nothing and gives back the first lead. */
@@ -62,10 +63,6 @@ export interface Store {
   listSubscribers(page: Page): Promise<Subscriber[]>;
   /** Newest first. */
   listLeads(page: Page): Promise<Lead[]>;
-  getSubscriber(email: string): Promise<Subscriber | undefined>;
-  /** New subscribers or leads per day and source, for the given UTC days (YYYY-MM-DD). */
-  dailyCounts(kind: 'subscribers' | 'leads', days: string[]): Promise<DailyCounts>;
-  honeypotCounts(): Promise<Record<string, number>>;
   /** What the admin dashboard's first view needs, in as few store round trips as the adapter can manage. */
   dashboard(days: string[], page: Page): Promise<DashboardData>;
   /** Erases a subscriber (an erasure request); true when there was one. */
@@ -83,6 +80,20 @@ export interface Store {
   countLoginAttempt(client: string, windowSeconds: number, now: Date): Promise<LoginAttempts>;
   /** Forgets a client's attempts (after a successful login). */
   clearLoginAttempts(client: string): Promise<void>;
+}
+
+/**
+ * What each adapter implements, and the contract test holds both to: the functions' verbs and
+ * three reads no endpoint makes. Tests and the e2e fixtures read records and counts back through
+ * them to check what a write left, in the store's own terms rather than its keys or tables;
+ * getStore() does not offer them, so no endpoint comes to depend on them.
+ */
+export interface Store extends StoreVerbs {
+  getSubscriber(email: string): Promise<Subscriber | undefined>;
+  /** New subscribers or leads per day and source, for the given UTC days (YYYY-MM-DD). */
+  dailyCounts(kind: 'subscribers' | 'leads', days: string[]): Promise<DailyCounts>;
+  /** Submissions caught by the honeypot, per endpoint. */
+  honeypotCounts(): Promise<Record<string, number>>;
 }
 
 export interface DashboardData {
@@ -107,10 +118,18 @@ export function dayOf(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** Raised when the store cannot be reached or answers too slowly; answered with 503. */
+/** Raised when the store cannot be reached or answers too slowly; endpoint() answers 503. */
 export class StoreUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'StoreUnavailableError';
+  }
+}
+
+/** Raised when this environment has no store (a deployed site without Upstash); endpoint() answers 503. */
+export class StoreNotConfiguredError extends Error {
+  constructor() {
+    super('Storage is not configured: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN');
+    this.name = 'StoreNotConfiguredError';
   }
 }
