@@ -2,8 +2,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createSqliteStore } from '../../functions/_lib/store-sqlite';
-import type { Lead, Store, Subscriber } from '../../functions/_lib/store-types';
+import { createSqliteStore } from '../../functions/_lib/store/sqlite';
+import type { Store } from '../../functions/_lib/store/types';
+import type { Lead, Subscriber } from '../../src/shared/records';
 
 /** How the folders of the runs' stores begin; the teardown removes only such a folder. */
 export const E2E_STORE_PREFIX = 'e2e-store-';

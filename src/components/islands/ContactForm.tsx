@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { ContactForm as ContactFormSchema, HONEYPOT_FIELD, LIMITS } from '../../../functions/_lib/schemas';
+import { ContactForm as ContactFormSchema, HONEYPOT_FIELD, LIMITS } from '../../shared/schemas';
 import { submitForm } from '../../lib/api';
 import { CONTACT_FAILURE, CONTACT_SUCCESS } from '../../lib/form-messages';
 import { Button } from '../ui/button';

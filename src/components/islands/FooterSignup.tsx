@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { FooterSignupForm, HONEYPOT_FIELD, LIMITS } from '../../../functions/_lib/schemas';
+import { FooterSignupForm, HONEYPOT_FIELD, LIMITS } from '../../shared/schemas';
 import { SUBSCRIBING } from '../../lib/form-messages';
 import { Button } from '../ui/button';
 import { useHydrated } from '../ui/use-hydrated';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { HONEYPOT_FIELD, LIMITS } from '../../../functions/_lib/schemas';
+import { HONEYPOT_FIELD, LIMITS } from '../../shared/schemas';
 import { submitForm } from '../../lib/api';
 import { GUIDE_FAILURE, GUIDE_SUCCESS } from '../../lib/form-messages';
 import { Button } from '../ui/button';

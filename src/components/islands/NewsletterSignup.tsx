@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { HONEYPOT_FIELD, LIMITS, NewsletterForm } from '../../../functions/_lib/schemas';
+import { HONEYPOT_FIELD, LIMITS, NewsletterForm } from '../../shared/schemas';
 import { SUBSCRIBING } from '../../lib/form-messages';
 import { Button } from '../ui/button';
 import { useHydrated } from '../ui/use-hydrated';
