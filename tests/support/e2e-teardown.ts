@@ -6,6 +6,8 @@ import { E2E_STORE_DIR, E2E_STORE_PREFIX } from './e2e-env';
 
 export default function removeRunStore(): void {
   // Only a folder a run made: never one that a person named in E2E_STORE_DIR.
-  if (path.dirname(E2E_STORE_DIR) !== path.resolve(tmpdir()) || !path.basename(E2E_STORE_DIR).startsWith(E2E_STORE_PREFIX)) return;
-  rmSync(E2E_STORE_DIR, { recursive: true, force: true });
+  const inTemp = path.dirname(E2E_STORE_DIR) === path.resolve(tmpdir());
+  if (inTemp && path.basename(E2E_STORE_DIR).startsWith(E2E_STORE_PREFIX)) {
+    rmSync(E2E_STORE_DIR, { recursive: true, force: true });
+  }
 }
