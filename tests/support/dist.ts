@@ -5,18 +5,18 @@ import { PROJECT_ROOT } from '../../scripts/harness/project';
 
 export const DIST = path.join(PROJECT_ROOT, 'dist');
 
-/** Every file of the build, relative to dist/ with forward slashes; none before a build. */
-export function builtFiles(): string[] {
-  if (!existsSync(DIST)) return [];
-  return readdirSync(DIST, { recursive: true, withFileTypes: true })
+/** Every file of the build (dist/, or another build's folder), relative to it with forward slashes; none before a build. */
+export function builtFiles(dist = DIST): string[] {
+  if (!existsSync(dist)) return [];
+  return readdirSync(dist, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(DIST, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .map((entry) => path.relative(dist, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
     .sort();
 }
 
-/** Every built page (HTML outside Astro's asset folder), relative to dist/. */
-export function builtPages(): string[] {
-  return builtFiles().filter((file) => file.endsWith('.html') && !file.startsWith('_astro/'));
+/** Every built page (HTML outside Astro's asset folder), relative to the build's folder. */
+export function builtPages(dist = DIST): string[] {
+  return builtFiles(dist).filter((file) => file.endsWith('.html') && !file.startsWith('_astro/'));
 }
 
 /** The URL Netlify serves a page file at without a redirect: x.html at /x, x/index.html at /x/. */
