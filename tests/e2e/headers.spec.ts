@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { uniqueEmail } from '../support/e2e-env';
 
 const STATIC_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -35,4 +36,54 @@ test('function responses set their own security headers', async ({ request }) =>
   const headers = (await request.get('/api/sectors')).headers();
   expect(headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' });
   expect(headers['content-security-policy']).toContain("default-src 'none'");
+});
+
+/** What every function answer carries, whatever its status (functions/_lib/http.ts). */
+const FUNCTION_HEADERS = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'cache-control': 'no-store',
+};
+
+test.describe('answers to a POST carry the security headers', () => {
+  const json = { 'content-type': 'application/json' };
+  const cases = [
+    { label: 'a lead stored (201)', url: '/api/leads/create', status: 201, headers: json, data: () => ({ name: 'Header Check', email: uniqueEmail('headers'), source: 'contact_form' }) },
+    { label: 'a body that is not JSON (400)', url: '/api/subscribers', status: 400, headers: json, data: () => '{"email":' },
+    { label: 'invalid fields (422)', url: '/api/newsletter/subscribe', status: 422, headers: json, data: () => ({ email: 'not-an-address', source: 'website_footer' }) },
+    // Refused before the attempt is counted, so the run's admin tests keep their five tries.
+    { label: 'an admin login that is not JSON (415)', url: '/api/admin/login', status: 415, headers: { 'content-type': 'text/plain' }, data: () => 'password' },
+  ];
+  for (const { label, url, status, headers, data } of cases) {
+    test(`POST ${url}: ${label}`, async ({ request }) => {
+      const response = await request.post(url, { headers, data: data() });
+      expect(response.status()).toBe(status);
+      expect(response.headers()).toMatchObject(FUNCTION_HEADERS);
+    });
+  }
+});
+
+test.describe('404 answers carry the security headers', () => {
+  for (const [method, url, type] of [
+    ['GET', '/no-such-page', 'text/html'],
+    ['GET', '/blog/no-such-post', 'text/html'],
+    ['GET', '/sectors/no-such-sector', 'text/html'],
+    ['GET', '/mini-apps/no-such-app', 'text/html'],
+    ['GET', '/api/no-such-endpoint', 'application/json'],
+    ['POST', '/api/no-such-endpoint', 'application/json'],
+  ] as const) {
+    test(`${method} ${url}`, async ({ request }) => {
+      const response = await request.fetch(url, { method, ...(method === 'POST' ? { data: {} } : {}) });
+      expect(response.status()).toBe(404);
+      const headers = response.headers();
+      expect(headers['content-type']).toContain(type);
+      expect(headers).toMatchObject(STATIC_HEADERS);
+      expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      expect(headers['permissions-policy']).toContain('camera=()');
+    });
+  }
 });
