@@ -70,6 +70,24 @@ describe('structured data', () => {
     Service: ['name', 'provider', 'offers'],
   };
 
+  /**
+   * The blocks each kind of page must carry (by URL path; every other page carries none), so a
+   * page whose block goes missing fails here rather than passing with nothing to check.
+   */
+  const EXPECTED_TYPES: [RegExp, string[]][] = [
+    [/^\/$/, ['ProfessionalService']],
+    [/^\/blog\/(?!404$)[^/]+$/, ['BlogPosting', 'BreadcrumbList']],
+    [/^\/(sectors|mini-apps)\/(?!404$)[^/]+$/, ['BreadcrumbList']],
+    [/^\/zoho$/, ['Service']],
+  ];
+
+  test.each(htmlFiles().map((file) => [pathOf(file), file]))('%s carries the JSON-LD blocks of its kind of page', (page, file) => {
+    const html = readFileSync(file, 'utf8');
+    const types = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map(([, json]) => String((JSON.parse(json ?? '') as Record<string, unknown>)['@type']));
+    const expected = EXPECTED_TYPES.find(([pattern]) => pattern.test(page))?.[1] ?? [];
+    expect(types.sort()).toEqual([...expected].sort());
+  });
+
   test.each(htmlFiles().map((file) => [pathOf(file), file]))('every JSON-LD block of %s parses and has its required properties', (_page, file) => {
     const html = readFileSync(file, 'utf8');
     for (const [, json] of html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)) {
