@@ -3,6 +3,7 @@ import { ADMIN_HEADERS, csvDownload, requireAdmin, requireSameOrigin } from './_
 import { toCsv } from './_lib/csv';
 import { decodePathSegment, endpoint, errorResponse, json, requireMethod } from './_lib/http';
 import { ALL, listPage } from './_lib/insights';
+import { getStore } from './_lib/store/get-store';
 import { Email } from '../src/shared/schemas';
 import type { Subscriber } from '../src/shared/records';
 
@@ -18,7 +19,8 @@ const COLUMNS: { header: string; value: (subscriber: Subscriber) => unknown }[] 
 /** Subscribers, newest first (a page as JSON, or all as CSV), and DELETE /api/admin/subscribers/{email} for erasure requests. */
 export default endpoint({ name: 'admin-subscribers', headers: ADMIN_HEADERS }, async (req, context) => {
   requireMethod(req, ['GET', 'DELETE']);
-  const { store } = await requireAdmin(req);
+  await requireAdmin(req);
+  const store = await getStore();
 
   if (req.method === 'DELETE') {
     requireSameOrigin(req);
