@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, csvDownload, requireAdmin } from './_lib/admin';
-import { toCsv } from './_lib/csv';
+import { csvDownload, toCsv } from './_lib/admin/csv';
+import { ALL, listPage } from './_lib/admin/insights';
+import { ADMIN_HEADERS, requireAdmin } from './_lib/admin/session';
 import { endpoint, json, requireMethod } from './_lib/http';
-import { ALL, listPage } from './_lib/insights';
 import { getStore } from './_lib/store/get-store';
 import type { Lead } from '../src/shared/records';
 

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, adminConfig, cookieSession, requireSameOrigin } from './_lib/admin';
-import { clearedSessionCookie } from './_lib/auth';
+import { clearedSessionCookie } from './_lib/admin/auth';
+import { ADMIN_HEADERS, adminConfig, cookieSession, requireSameOrigin } from './_lib/admin/session';
 import { endpoint, json, requireMethod } from './_lib/http';
 import { getStore } from './_lib/store/get-store';
 

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, adminConfig, NOT_CONFIGURED, readSession } from './_lib/admin';
+import { ADMIN_HEADERS, adminConfig, NOT_CONFIGURED, readSession } from './_lib/admin/session';
 import { endpoint, errorResponse, json, requireMethod } from './_lib/http';
 
 /**

@@ -3,9 +3,9 @@
  * for calls that change state, and the session: its cookie, checked against the store.
  */
 import { readCookie, SESSION_COOKIE, verifyPassword, verifyPlainPassword, verifySession, type Session } from './auth';
-import { getEnv, isLocalRun } from './env';
-import { errorResponse, HttpError } from './http';
-import { getStore } from './store/get-store';
+import { getEnv, isLocalRun } from '../env';
+import { errorResponse, HttpError } from '../http';
+import { getStore } from '../store/get-store';
 
 /** Admin answers are private and never indexed: each admin endpoint gives these to endpoint(). */
 export const ADMIN_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex, nofollow' };
@@ -70,15 +70,4 @@ export async function requireAdmin(req: Request): Promise<Session> {
   const session = await readSession(req);
   if (!session) throw refusal(401, 'Not logged in');
   return session;
-}
-
-/** A CSV file to download, named after what it holds and the day. */
-export function csvDownload(name: string, csv: string): Response {
-  return new Response(csv, {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
-      'X-Content-Type-Options': 'nosniff',
-    },
-  });
 }

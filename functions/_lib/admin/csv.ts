@@ -27,3 +27,14 @@ export function toCsv<T>(columns: { header: string; value: (row: T) => unknown }
   for (const row of rows) lines.push(columns.map((column) => csvCell(column.value(row))).join(','));
   return `${UTF8_BOM}${lines.join('\r\n')}\r\n`;
 }
+
+/** A CSV file to download, named after what it holds and the day. */
+export function csvDownload(name: string, csv: string): Response {
+  return new Response(csv, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
