@@ -1,3 +1,4 @@
+// functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /**
  * Admin authentication primitives: password hashing, the signed session cookie and cookie parsing.
  *

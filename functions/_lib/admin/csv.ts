@@ -1,3 +1,4 @@
+// functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /**
  * CSV export (RFC 4180) that spreadsheets cannot be tricked into running, whichever list
  * separator the reader's locale uses: Excel in most of Europe splits on `;`, not `,`.

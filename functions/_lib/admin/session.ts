@@ -1,3 +1,4 @@
+// functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /**
  * What every admin endpoint shares: its headers, the configuration check, same-origin checks
  * for calls that change state, and the session: its cookie, checked against the store.
