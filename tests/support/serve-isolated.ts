@@ -1,9 +1,9 @@
 /**
  * Runs the local production server from a project root of its own, so it can run beside the
  * main test server without both building functions into the same .netlify folder. The build
- * and node_modules are linked; functions, the src/shared code they import, and config are copied
- * (the bundler resolves links to their real place, which would put the build back in this project). PORT and store settings
- * come from the environment.
+ * and node_modules are linked; functions, the src/shared code they import, and config are
+ * copied (the bundler resolves links to their real place, which would put the build back in this
+ * project). PORT and store settings come from the environment.
  */
 import { cpSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
