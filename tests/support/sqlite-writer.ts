@@ -11,7 +11,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import type * as SqliteModule from '../../functions/_lib/store/sqlite.ts';
-import { importBundled } from '../../scripts/functions-runner.ts';
+import { importBundled } from '../../scripts/harness/functions.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const [mode, folder] = process.argv.slice(2);
