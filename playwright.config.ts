@@ -5,6 +5,8 @@ export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
+  // Every run has a store of its own (E2E_STORE_DIR), removed when the run ends.
+  globalTeardown: './tests/support/e2e-teardown.ts',
   retries: 0,
   workers: process.env.CI ? 2 : undefined,
   reporter: [['list']],

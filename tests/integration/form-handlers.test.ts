@@ -215,6 +215,29 @@ describe('abuse', () => {
     expect(await store.honeypotCounts()).toEqual({ subscribers: 1 });
   });
 
+  /** Each form endpoint with a valid body and the name its honeypot catches are counted under. */
+  const FORM_ENDPOINTS = [
+    ['POST /api/subscribers', subscribers, '/api/subscribers', VALID, 'subscribers'],
+    ['POST /api/newsletter/subscribe', newsletterSubscribe, '/api/newsletter/subscribe', { email: 'ada@example.com', firstName: 'Ada Lovelace', source: 'website_footer' }, 'newsletter-subscribe'],
+    ['POST /api/leads/create', leadsCreate, '/api/leads/create', LEAD, 'leads-create'],
+  ] as const;
+
+  test.each(FORM_ENDPOINTS)('%s: a filled honeypot answers 201 like a success, stores nothing and is counted for that endpoint', async (_label, handler, url, body, name) => {
+    const { status, json } = await call(handler, url, { ...body, website: 'http://spam.example' }, { ip: '203.0.113.90' });
+    expect(status).toBe(201);
+    expect(json).toEqual({ ok: true });
+    const store = fileStore();
+    expect([await store.countSubscribers(), await store.countLeads()]).toEqual([0, 0]);
+    expect(await store.honeypotCounts()).toEqual({ [name]: 1 });
+  });
+
+  test.each(FORM_ENDPOINTS)('%s: an empty honeypot is a person, whose submission is stored', async (_label, handler, url, body) => {
+    expect((await call(handler, url, { ...body, website: '' }, { ip: '203.0.113.91' })).status).toBe(201);
+    const store = fileStore();
+    expect((await store.countSubscribers()) + (await store.countLeads())).toBe(1);
+    expect(await store.honeypotCounts()).toEqual({});
+  });
+
   test('a burst from one IP gets 429 with Retry-After while another IP still passes', async () => {
     configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '3' });
     const statuses = [];

@@ -1,16 +1,24 @@
 /** Where the e2e servers run and keep their data; shared by playwright.config.ts and the specs. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createSqliteStore } from '../../functions/_lib/store/sqlite';
 import type { Store } from '../../functions/_lib/store/types';
 import type { Lead, Subscriber } from '../../src/shared/records';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** How the folders of the runs' stores begin; the teardown removes only such a folder. */
+export const E2E_STORE_PREFIX = 'e2e-store-';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4399);
 /** A second server whose store is unreachable, so that failures come from a real server. */
 export const E2E_BROKEN_PORT = E2E_PORT - 1;
-export const E2E_STORE_DIR = path.join(ROOT, '.data', 'e2e-store');
+/**
+ * The embedded store of this run: a fresh folder, so nothing a run leaves (records, a failed
+ * login counted against the loopback address) reaches the next. The runner loads this module
+ * first and names the folder in the environment, which its workers inherit; the global teardown
+ * removes it (tests/support/e2e-teardown.ts).
+ */
+export const E2E_STORE_DIR = (process.env.E2E_STORE_DIR ??= mkdtempSync(path.join(tmpdir(), E2E_STORE_PREFIX)));
 
 /** The admin login of the main e2e server (local plain-password mode). */
 export const E2E_ADMIN_PASSWORD = 'e2e admin password 4f9c';
