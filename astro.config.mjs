@@ -30,7 +30,7 @@ export default defineConfig({
   // Every link, canonical URL, the sitemap and the feed name pages without a trailing slash, and
   // each page is built as a file (sectors/saas.html, not sectors/saas/index.html): Netlify serves
   // /sectors/saas from sectors/saas.html with 200, where a folder page would cost a 301 to
-  // /sectors/saas/ on every visit (scripts/netlify-paths.ts holds its rules).
+  // /sectors/saas/ on every visit (scripts/serve/netlify-paths.ts holds its rules).
   trailingSlash: 'never',
   build: { format: 'file' },
   integrations: [

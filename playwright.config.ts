@@ -28,7 +28,7 @@ export default defineConfig({
   webServer: [
     {
       // The production build, served by the same local server as `npm start`, with its own store.
-      command: 'node scripts/serve.ts',
+      command: 'node scripts/serve/serve.ts',
       env: { PORT: String(E2E_PORT), LOCAL_STORE_DIR: E2E_STORE_DIR, RATE_LIMIT_PER_MINUTE: '1000', ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, SESSION_SECRET: E2E_SESSION_SECRET },
       url: `http://localhost:${E2E_PORT}/`,
       reuseExistingServer: false,
@@ -36,7 +36,7 @@ export default defineConfig({
     },
     {
       // The same build with a store that cannot be reached: every form submission fails on the server.
-      command: 'node tests/support/serve-isolated.ts',
+      command: 'node scripts/serve/isolated.ts',
       env: { PORT: String(E2E_BROKEN_PORT), UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:9', UPSTASH_REDIS_REST_TOKEN: 'unreachable', STORE_TIMEOUT_MS: '1500' },
       url: `http://localhost:${E2E_BROKEN_PORT}/`,
       reuseExistingServer: false,

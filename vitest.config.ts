@@ -1,9 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * One Vitest project per test folder, named by what its tests need (see tests/README.md):
+ * `vitest run --project unit` runs the pure tests alone, on a fresh clone, in seconds.
+ */
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: ['unit', 'integration', 'build'].map((name) => ({
+      extends: true,
+      test: { name, include: [`tests/${name}/**/*.test.ts`] },
+    })),
   },
 });

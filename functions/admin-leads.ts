@@ -1,11 +1,9 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, adminHandler, csvDownload, requireAdmin } from './_lib/admin';
+import { ADMIN_HEADERS, csvDownload, requireAdmin } from './_lib/admin';
 import { toCsv } from './_lib/csv';
-import { getEnv } from './_lib/env';
-import { storeCall } from './_lib/form-endpoint';
-import { json, requireMethod } from './_lib/http';
+import { endpoint, json, requireMethod } from './_lib/http';
 import { ALL, listPage } from './_lib/insights';
-import type { Lead } from './_lib/store-types';
+import type { Lead } from '../src/shared/records';
 
 const COLUMNS: { header: string; value: (lead: Lead) => unknown }[] = [
   { header: 'created_at', value: (lead) => lead.createdAt },
@@ -18,13 +16,12 @@ const COLUMNS: { header: string; value: (lead: Lead) => unknown }[] = [
 ];
 
 /** Leads, newest first: a page as JSON, or all of them as CSV with ?format=csv. */
-export default adminHandler('admin-leads', async (req) => {
+export default endpoint({ name: 'admin-leads', headers: ADMIN_HEADERS }, async (req) => {
   requireMethod(req, ['GET']);
-  const { backend } = await requireAdmin(req);
+  const { store } = await requireAdmin(req);
   const url = new URL(req.url);
-  const timeoutMs = getEnv().STORE_TIMEOUT_MS * 2;
-  if (url.searchParams.get('format') === 'csv') return csvDownload('leads', toCsv(COLUMNS, await storeCall(() => backend.store.listLeads(ALL), timeoutMs)));
-  return json(200, await storeCall(() => listPage(url, backend.store.listLeads, backend.store.countLeads), timeoutMs), ADMIN_HEADERS);
+  if (url.searchParams.get('format') === 'csv') return csvDownload('leads', toCsv(COLUMNS, await store.listLeads(ALL)));
+  return json(200, await listPage(url, store.listLeads, store.countLeads));
 });
 
 export const config: Config = { path: '/api/admin/leads' };

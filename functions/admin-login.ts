@@ -1,45 +1,43 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, adminConfig, adminHandler, LOGIN_WINDOW_SECONDS, MAX_LOGIN_ATTEMPTS, NOT_CONFIGURED, requireBackend, requireSameOrigin } from './_lib/admin';
+import { ADMIN_HEADERS, adminConfig, LOGIN_WINDOW_SECONDS, MAX_LOGIN_ATTEMPTS, NOT_CONFIGURED, requireSameOrigin } from './_lib/admin';
 import { newSessionId, SESSION_MAX_AGE_SECONDS, sessionCookie, signSession } from './_lib/auth';
 import { requireClientKey } from './_lib/client';
-import { getEnv } from './_lib/env';
-import { storeCall } from './_lib/form-endpoint';
-import { errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
-import { AdminLoginRequest } from './_lib/schemas';
+import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
+import { getStore } from './_lib/store/get-store';
+import { AdminLoginRequest } from '../src/shared/schemas';
 
 /** Checks the admin password on the server and starts a session: a fresh id each time, kept in the store. */
-export default adminHandler('admin-login', async (req, context) => {
+export default endpoint({ name: 'admin-login', headers: ADMIN_HEADERS }, async (req, context) => {
   requireMethod(req, ['POST']);
   requireSameOrigin(req);
   const client = requireClientKey(context.ip, ADMIN_HEADERS);
   const config = adminConfig();
   if (!config) {
     console.error('[admin-login] admin login is not configured');
-    return errorResponse(503, NOT_CONFIGURED, { headers: ADMIN_HEADERS });
+    return errorResponse(503, NOT_CONFIGURED);
   }
-  const { store } = await requireBackend();
-  const timeoutMs = getEnv().STORE_TIMEOUT_MS;
+  const store = await getStore();
   const now = new Date();
   const { password } = parseWith(AdminLoginRequest, await readJsonBody(req));
 
   // Each attempt is counted, in one atomic step, before its password is looked at: however many
   // arrive at once, only the first MAX_LOGIN_ATTEMPTS of a window are checked, and the rest are
-  // refused even with the right password. If the count cannot be made in time, storeCall throws
+  // refused even with the right password. If the count cannot be made in time, the store throws
   // and the login is refused (503), never let through.
-  const attempts = await storeCall(() => store.countLoginAttempt(client, LOGIN_WINDOW_SECONDS, now), timeoutMs);
+  const attempts = await store.countLoginAttempt(client, LOGIN_WINDOW_SECONDS, now);
   if (attempts.count > MAX_LOGIN_ATTEMPTS) {
     const seconds = Math.max(1, Math.ceil((attempts.resetAt - now.getTime()) / 1000));
-    return errorResponse(429, `Too many failed attempts. Try again in ${Math.ceil(seconds / 60)} minutes.`, { headers: { ...ADMIN_HEADERS, 'Retry-After': String(seconds) } });
+    return errorResponse(429, `Too many failed attempts. Try again in ${Math.ceil(seconds / 60)} minutes.`, { headers: { 'Retry-After': String(seconds) } });
   }
-  if (!(await config.checkPassword(password))) return errorResponse(401, 'Invalid password', { headers: ADMIN_HEADERS });
+  if (!(await config.checkPassword(password))) return errorResponse(401, 'Invalid password');
 
   // The right password: the attempts before it no longer count against this client.
-  await storeCall(() => store.clearLoginAttempts(client), timeoutMs);
+  await store.clearLoginAttempts(client);
 
   const sessionId = newSessionId();
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000);
-  await storeCall(() => store.createSession(sessionId, expiresAt), timeoutMs);
-  return json(200, { authenticated: true, expiresAt: expiresAt.toISOString() }, { ...ADMIN_HEADERS, 'Set-Cookie': sessionCookie(signSession(sessionId, expiresAt, config.secret), SESSION_MAX_AGE_SECONDS) });
+  await store.createSession(sessionId, expiresAt);
+  return json(200, { authenticated: true, expiresAt: expiresAt.toISOString() }, { 'Set-Cookie': sessionCookie(signSession(sessionId, expiresAt, config.secret), SESSION_MAX_AGE_SECONDS) });
 });
 
 export const config: Config = { path: '/api/admin/login' };

@@ -1,12 +1,10 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, adminHandler, csvDownload, requireAdmin, requireSameOrigin } from './_lib/admin';
+import { ADMIN_HEADERS, csvDownload, requireAdmin, requireSameOrigin } from './_lib/admin';
 import { toCsv } from './_lib/csv';
-import { getEnv } from './_lib/env';
-import { storeCall } from './_lib/form-endpoint';
-import { decodePathSegment, errorResponse, json, requireMethod } from './_lib/http';
+import { decodePathSegment, endpoint, errorResponse, json, requireMethod } from './_lib/http';
 import { ALL, listPage } from './_lib/insights';
-import { Email } from './_lib/schemas';
-import type { Subscriber } from './_lib/store-types';
+import { Email } from '../src/shared/schemas';
+import type { Subscriber } from '../src/shared/records';
 
 const COLUMNS: { header: string; value: (subscriber: Subscriber) => unknown }[] = [
   { header: 'created_at', value: (subscriber) => subscriber.createdAt },
@@ -18,22 +16,21 @@ const COLUMNS: { header: string; value: (subscriber: Subscriber) => unknown }[] 
 ];
 
 /** Subscribers, newest first (a page as JSON, or all as CSV), and DELETE /api/admin/subscribers/{email} for erasure requests. */
-export default adminHandler('admin-subscribers', async (req, context) => {
+export default endpoint({ name: 'admin-subscribers', headers: ADMIN_HEADERS }, async (req, context) => {
   requireMethod(req, ['GET', 'DELETE']);
-  const { backend } = await requireAdmin(req);
-  const timeoutMs = getEnv().STORE_TIMEOUT_MS * 2;
+  const { store } = await requireAdmin(req);
 
   if (req.method === 'DELETE') {
     requireSameOrigin(req);
     const parsed = Email.safeParse(decodePathSegment(context.params.email ?? ''));
-    if (!parsed.success) return errorResponse(400, 'Give the e-mail address of the subscriber to delete', { headers: ADMIN_HEADERS });
-    const deleted = await storeCall(() => backend.store.deleteSubscriber(parsed.data), timeoutMs);
-    return deleted ? json(200, { deleted: parsed.data }, ADMIN_HEADERS) : errorResponse(404, 'No subscriber has that address', { headers: ADMIN_HEADERS });
+    if (!parsed.success) return errorResponse(400, 'Give the e-mail address of the subscriber to delete');
+    const deleted = await store.deleteSubscriber(parsed.data);
+    return deleted ? json(200, { deleted: parsed.data }) : errorResponse(404, 'No subscriber has that address');
   }
 
   const url = new URL(req.url);
-  if (url.searchParams.get('format') === 'csv') return csvDownload('subscribers', toCsv(COLUMNS, await storeCall(() => backend.store.listSubscribers(ALL), timeoutMs)));
-  return json(200, await storeCall(() => listPage(url, backend.store.listSubscribers, backend.store.countSubscribers), timeoutMs), ADMIN_HEADERS);
+  if (url.searchParams.get('format') === 'csv') return csvDownload('subscribers', toCsv(COLUMNS, await store.listSubscribers(ALL)));
+  return json(200, await listPage(url, store.listSubscribers, store.countSubscribers));
 });
 
 export const config: Config = { path: ['/api/admin/subscribers', '/api/admin/subscribers/:email'] };

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { formHandler } from './_lib/form-endpoint';
-import { emailAsciiOf, LeadRequest } from './_lib/schemas';
+import { emailAsciiOf, LeadRequest } from '../src/shared/schemas';
 
 /** The Zoho guide form and the contact form. */
 export default formHandler({

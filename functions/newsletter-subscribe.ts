@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { formHandler } from './_lib/form-endpoint';
-import { emailAsciiOf, NewsletterSubscribeRequest } from './_lib/schemas';
+import { emailAsciiOf, NewsletterSubscribeRequest } from '../src/shared/schemas';
 
 /** The footer signup on every page. */
 export default formHandler({

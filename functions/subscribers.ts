@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { formHandler } from './_lib/form-endpoint';
-import { emailAsciiOf, SubscriberRequest } from './_lib/schemas';
+import { emailAsciiOf, SubscriberRequest } from '../src/shared/schemas';
 
 /** The newsletter form on blog posts. */
 export default formHandler({

@@ -1,16 +1,14 @@
 /**
- * What every admin endpoint shares: the configuration check, same-origin checks for calls
- * that change state, the session cookie check against the store, and one error handling.
+ * What every admin endpoint shares: its headers, the configuration check, same-origin checks
+ * for calls that change state, and the session cookie check against the store.
  */
-import type { Context } from '@netlify/functions';
 import { readCookie, SESSION_COOKIE, verifyPassword, verifyPlainPassword, verifySession } from './auth';
 import { getEnv, isLocalRun } from './env';
-import { storeCall, STORE_UNAVAILABLE } from './form-endpoint';
 import { errorResponse, HttpError } from './http';
-import { getBackend, type Backend } from './store';
-import { StoreUnavailableError } from './store-types';
+import { getStore } from './store/get-store';
+import type { StoreVerbs } from './store/types';
 
-/** Admin answers are private and never indexed. */
+/** Admin answers are private and never indexed: each admin endpoint gives these to endpoint(). */
 export const ADMIN_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex, nofollow' };
 
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
@@ -36,60 +34,38 @@ export function adminConfig(): AdminConfig | undefined {
   return undefined;
 }
 
+/** A check's refusal. endpoint() sends a thrown HttpError as it was made, so it carries the admin headers itself. */
+const refusal = (status: number, error: string) => new HttpError(errorResponse(status, error, { headers: ADMIN_HEADERS }));
+
 /** Calls that change state must come from this site's own pages, as JSON. */
 export function requireSameOrigin(req: Request): void {
-  if (req.headers.get('sec-fetch-site') === 'cross-site') throw new HttpError(errorResponse(403, 'Cross-site requests are not allowed', { headers: ADMIN_HEADERS }));
+  if (req.headers.get('sec-fetch-site') === 'cross-site') throw refusal(403, 'Cross-site requests are not allowed');
   const origin = req.headers.get('origin');
-  if (origin && origin !== new URL(req.url).origin) throw new HttpError(errorResponse(403, 'Requests from another origin are not allowed', { headers: ADMIN_HEADERS }));
+  if (origin && origin !== new URL(req.url).origin) throw refusal(403, 'Requests from another origin are not allowed');
   const type = req.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') throw new HttpError(errorResponse(415, 'Send this request as JSON with Content-Type: application/json', { headers: ADMIN_HEADERS }));
+  if (type !== 'application/json') throw refusal(415, 'Send this request as JSON with Content-Type: application/json');
 }
 
-export async function requireBackend(): Promise<Backend> {
-  const backend = await getBackend();
-  if (!backend) throw new HttpError(errorResponse(503, 'Storage is not configured', { headers: ADMIN_HEADERS }));
-  return backend;
-}
-
-const unauthorized = () => new HttpError(errorResponse(401, 'Not logged in', { headers: ADMIN_HEADERS }));
+const unauthorized = () => refusal(401, 'Not logged in');
 
 /** The session of a valid, unexpired, unrevoked cookie; anything else is 401. */
-export async function requireAdmin(req: Request): Promise<{ backend: Backend; sessionId: string }> {
+export async function requireAdmin(req: Request): Promise<{ store: StoreVerbs; sessionId: string }> {
   const config = adminConfig();
   if (!config) throw unauthorized();
   const session = verifySession(readCookie(req.headers.get('cookie'), SESSION_COOKIE), config.secret, new Date());
   if (!session) throw unauthorized();
-  const backend = await requireBackend();
-  const live = await storeCall(() => backend.store.hasSession(session.sessionId, new Date()), getEnv().STORE_TIMEOUT_MS);
-  if (!live) throw unauthorized();
-  return { backend, sessionId: session.sessionId };
+  const store = await getStore();
+  if (!(await store.hasSession(session.sessionId, new Date()))) throw unauthorized();
+  return { store, sessionId: session.sessionId };
 }
 
 /** A CSV file to download, named after what it holds and the day. */
 export function csvDownload(name: string, csv: string): Response {
   return new Response(csv, {
     headers: {
-      ...ADMIN_HEADERS,
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
       'X-Content-Type-Options': 'nosniff',
     },
   });
-}
-
-/** Runs an admin handler with the shared error handling: no internal detail ever reaches the client. */
-export function adminHandler(name: string, handler: (req: Request, context: Context) => Promise<Response>) {
-  return async (req: Request, context: Context): Promise<Response> => {
-    try {
-      return await handler(req, context);
-    } catch (error) {
-      if (error instanceof HttpError) return error.response;
-      if (error instanceof StoreUnavailableError) {
-        console.error(`[${name}] store unavailable: ${error.message}`);
-        return errorResponse(503, STORE_UNAVAILABLE, { headers: ADMIN_HEADERS });
-      }
-      console.error(`[${name}] unexpected failure: ${error instanceof Error ? error.name : 'unknown error'}`);
-      return errorResponse(500, 'Something went wrong on our side. Please try again.', { headers: ADMIN_HEADERS });
-    }
-  };
 }

@@ -2,7 +2,7 @@
  * Admin authentication primitives: password hashing, the signed session cookie and cookie parsing.
  *
  * Server only: it uses node:crypto and handles secrets, so nothing in src/ may import it.
- * It has no relative imports on purpose, so that scripts/hash-password.ts can load it with
+ * It has no relative imports on purpose, so that scripts/admin/hash-password.ts can load it with
  * Node's own type stripping, without a bundler.
  */
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';

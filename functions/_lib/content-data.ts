@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ApiData } from '../../src/lib/api-data';
+import type { ApiData } from '../../src/shared/api';
 
 let cached: Promise<ApiData> | undefined;
 

@@ -44,7 +44,7 @@ export function getEnv(source: NodeJS.ProcessEnv = process.env): Env {
 }
 
 /**
- * The variable by which a local run says so. The local production server (scripts/serve.ts)
+ * The variable by which a local run says so. The local production server (scripts/serve/serve.ts)
  * and `astro dev` set it; nothing on Netlify does, and it must never be set there. Without it a
  * function counts as deployed, whatever its deploy context says: on Netlify that context comes
  * from a request header and is empty when the header is missing, so it cannot prove anything.

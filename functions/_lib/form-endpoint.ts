@@ -8,20 +8,18 @@
  * moment later; its retry then finds the key, stored in the same step as the record, and gets
  * the first answer without a second record.
  */
-import type { Context } from '@netlify/functions';
 import type { z } from 'zod';
 import { requireClientKey } from './client';
-import { getEnv } from './env';
-import { errorResponse, HttpError, json, parseWith, readJsonBody, requireMethod } from './http';
-import { HONEYPOT_FIELD } from './schemas';
-import { getBackend } from './store';
-import { StoreUnavailableError, type Store, type WriteOptions } from './store-types';
+import { endpoint, errorResponse, HttpError, json, parseWith, readJsonBody, requireMethod, type Handler } from './http';
+import { HONEYPOT_FIELD } from '../../src/shared/schemas';
+import { getRateLimiter, getStore } from './store/get-store';
+import type { StoreVerbs, WriteOptions } from './store/types';
 
 export interface FormEndpoint<S extends z.ZodType> {
   /** Short name for logs, rate-limit keys, honeypot counts and the scope of idempotency keys. */
   name: string;
   schema: S;
-  save: (store: Store, data: z.infer<S>, now: Date, options: WriteOptions) => Promise<unknown>;
+  save: (store: StoreVerbs, data: z.infer<S>, now: Date, options: WriteOptions) => Promise<unknown>;
 }
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -38,67 +36,32 @@ export function idempotencyKeyOf(req: Request): string | undefined {
   return key;
 }
 
-export const STORE_UNAVAILABLE = 'The service is temporarily unavailable. Please try again in a moment.';
+/** A form's endpoint: a failing store asks the browser to retry in 30 seconds. */
+export function formHandler<S extends z.ZodType>(form: FormEndpoint<S>): Handler {
+  return endpoint({ name: form.name, retryAfterSeconds: 30 }, async (req, context) => {
+    requireMethod(req, ['POST']);
+    const idempotencyKey = idempotencyKeyOf(req);
+    const client = requireClientKey(context.ip);
+    const store = await getStore();
+    const limiter = await getRateLimiter();
+    const body = await readJsonBody(req);
 
-/** Runs a store call with a deadline; any failure becomes StoreUnavailableError. */
-export async function storeCall<T>(call: () => Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailableError(`store call exceeded ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([call(), deadline]);
-  } catch (error) {
-    throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError('store call failed', { cause: error });
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function describe(error: unknown): string {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
-  return [error instanceof Error ? error.message : 'unknown error', cause?.name].filter(Boolean).join(': ');
-}
-
-export function formHandler<S extends z.ZodType>(endpoint: FormEndpoint<S>) {
-  return async (req: Request, context: Context): Promise<Response> => {
-    try {
-      requireMethod(req, ['POST']);
-      const idempotencyKey = idempotencyKeyOf(req);
-      const client = requireClientKey(context.ip);
-      const backend = await getBackend();
-      if (!backend) {
-        console.error(`[${endpoint.name}] Storage is not configured: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN`);
-        return errorResponse(503, 'Storage is not configured');
-      }
-      const { STORE_TIMEOUT_MS: timeoutMs } = getEnv();
-      const body = await readJsonBody(req);
-
-      const limit = await storeCall(() => backend.limiter.limit(`${endpoint.name}:${client}`), timeoutMs);
-      if (!limit.success) {
-        const seconds = Math.max(1, Math.ceil((limit.reset - Date.now()) / 1000));
-        return errorResponse(429, `Too many submissions. Please try again in ${seconds} seconds.`, { headers: { 'Retry-After': String(seconds) } });
-      }
-
-      const data = parseWith(endpoint.schema, body);
-      const now = new Date();
-      if ((data as Record<string, unknown>)[HONEYPOT_FIELD]) {
-        // A bot filled the field people never see: it gets the ordinary answer, nothing is kept.
-        await storeCall(() => backend.store.recordHoneypot(endpoint.name, now), timeoutMs);
-        return json(201, { ok: true });
-      }
-      // Keys are scoped per endpoint: the same key sent to two endpoints is two submissions.
-      const options: WriteOptions = idempotencyKey ? { idempotencyKey: `${endpoint.name}:${idempotencyKey}` } : {};
-      await storeCall(() => endpoint.save(backend.store, data, now, options), timeoutMs);
-      return json(201, { ok: true });
-    } catch (error) {
-      if (error instanceof HttpError) return error.response;
-      if (error instanceof StoreUnavailableError) {
-        console.error(`[${endpoint.name}] store unavailable: ${describe(error)}`);
-        return errorResponse(503, STORE_UNAVAILABLE, { headers: { 'Retry-After': '30' } });
-      }
-      console.error(`[${endpoint.name}] unexpected failure: ${describe(error)}`);
-      return errorResponse(500, 'Something went wrong on our side. Please try again.');
+    const limit = await limiter.limit(`${form.name}:${client}`);
+    if (!limit.success) {
+      const seconds = Math.max(1, Math.ceil((limit.reset - Date.now()) / 1000));
+      return errorResponse(429, `Too many submissions. Please try again in ${seconds} seconds.`, { headers: { 'Retry-After': String(seconds) } });
     }
-  };
+
+    const data = parseWith(form.schema, body);
+    const now = new Date();
+    if ((data as Record<string, unknown>)[HONEYPOT_FIELD]) {
+      // A bot filled the field people never see: it gets the ordinary answer, nothing is kept.
+      await store.recordHoneypot(form.name, now);
+      return json(201, { ok: true });
+    }
+    // Keys are scoped per endpoint: the same key sent to two endpoints is two submissions.
+    const options: WriteOptions = idempotencyKey ? { idempotencyKey: `${form.name}:${idempotencyKey}` } : {};
+    await form.save(store, data, now, options);
+    return json(201, { ok: true });
+  });
 }

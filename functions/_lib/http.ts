@@ -1,6 +1,9 @@
-/** Request checks and JSON responses shared by every function. */
+/** The one endpoint wrapper, and the request checks and JSON answers every function shares. */
+import type { Context } from '@netlify/functions';
 import type { z } from 'zod';
-import { LIMITS, type ApiErrorBody } from './schemas';
+import type { ApiErrorBody } from '../../src/shared/api';
+import { LIMITS } from '../../src/shared/schemas';
+import { StoreNotConfiguredError, StoreUnavailableError } from './store/types';
 
 /**
  * netlify.toml headers reach static files only: function responses carry their own.
@@ -120,4 +123,52 @@ export function parseWith<T extends z.ZodType>(schema: T, body: unknown): z.infe
     fields[key] ??= issue.message;
   }
   throw new HttpError(errorResponse(422, 'Some fields are missing or invalid', { fields }));
+}
+
+export type Handler = (req: Request, context: Context) => Promise<Response>;
+
+export interface EndpointOptions {
+  /** Short name for the log lines. */
+  name: string;
+  /**
+   * Headers every answer of the handler carries, and the 503 and 500 below. An HttpError thrown by
+   * a check is sent as the check made it.
+   */
+  headers?: Record<string, string>;
+  /** Asks a client to wait this long before retrying after a store failure (Retry-After on that 503). */
+  retryAfterSeconds?: number;
+}
+
+/** The cause's name too: "store call failed: TimeoutError". Messages are ours; no payload is in them. */
+function describe(error: StoreUnavailableError): string {
+  return [error.message, error.cause instanceof Error ? error.cause.name : undefined].filter(Boolean).join(': ');
+}
+
+/**
+ * A function's handler with the one error handling: an HttpError answers as it was made, a store
+ * that is missing or failing answers 503, anything else 500. No internal detail reaches the
+ * client, and the log line names the endpoint and the error, never the request's data.
+ */
+export function endpoint({ name, headers = {}, retryAfterSeconds }: EndpointOptions, handler: Handler): Handler {
+  return async (req, context) => {
+    try {
+      const response = await handler(req, context);
+      for (const [header, value] of Object.entries(headers)) response.headers.set(header, value);
+      return response;
+    } catch (error) {
+      if (error instanceof HttpError) return error.response;
+      if (error instanceof StoreNotConfiguredError) {
+        console.error(`[${name}] ${error.message}`);
+        return errorResponse(503, 'Storage is not configured', { headers });
+      }
+      if (error instanceof StoreUnavailableError) {
+        console.error(`[${name}] store unavailable: ${describe(error)}`);
+        const retry = retryAfterSeconds === undefined ? headers : { ...headers, 'Retry-After': String(retryAfterSeconds) };
+        return errorResponse(503, 'The service is temporarily unavailable. Please try again in a moment.', { headers: retry });
+      }
+      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.name}` : '';
+      console.error(`[${name}] unexpected failure: ${error instanceof Error ? error.name : 'unknown error'}${cause}`);
+      return errorResponse(500, 'Something went wrong on our side. Please try again.', { headers });
+    }
+  };
 }

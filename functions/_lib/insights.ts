@@ -1,5 +1,6 @@
 /** The admin dashboard's figures, computed from the store's indexes. */
-import { countTable, type DailyCounts, type Store } from './store-types';
+import type { ListPage, Overview } from '../../src/shared/api';
+import { countTable, type DailyCounts, type StoreVerbs } from './store/types';
 
 export const CHART_DAYS = 90;
 export const PAGE_SIZE = 20;
@@ -25,7 +26,7 @@ function bySource(counts: DailyCounts): Record<string, number> {
 }
 
 /** Everything the dashboard's first view shows. */
-export async function overview(store: Store, now: Date) {
+export async function overview(store: StoreVerbs, now: Date): Promise<Overview> {
   const days = lastDays(now, CHART_DAYS);
   const { subscriberTotal, leadTotal, subscriberDaily, leadDaily, subscribers, leads } = await store.dashboard(days, { offset: 0, limit: PAGE_SIZE });
   const last = (count: number) => days.slice(-count);
@@ -41,8 +42,6 @@ export async function overview(store: Store, now: Date) {
   };
 }
 
-export type Overview = Awaited<ReturnType<typeof overview>>;
-
 /** A page number from the query string: 1 or more. */
 export function pageParam(url: URL): number {
   const page = Number(url.searchParams.get('page') ?? 1);
@@ -50,7 +49,7 @@ export function pageParam(url: URL): number {
 }
 
 /** One page of a newest-first list, with the total, as the dashboard's tables read it. */
-export async function listPage<T>(url: URL, list: (page: { offset: number; limit: number }) => Promise<T[]>, count: () => Promise<number>) {
+export async function listPage<T>(url: URL, list: (page: { offset: number; limit: number }) => Promise<T[]>, count: () => Promise<number>): Promise<ListPage<T>> {
   const page = pageParam(url);
   const [items, total] = await Promise.all([list({ offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE }), count()]);
   return { items, total, page, pageSize: PAGE_SIZE };

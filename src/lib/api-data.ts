@@ -4,6 +4,7 @@
  */
 import { getImage } from 'astro:assets';
 import type { ImageMetadata } from 'astro';
+import type { ApiData } from '../shared/api';
 import { getMiniApps, getPrivacyPolicy, getPublishedPosts, getSectors, getSectorsOfMiniApp } from './content';
 import { isoDate } from './format';
 
@@ -11,7 +12,7 @@ async function imageUrl(src: ImageMetadata): Promise<string> {
   return (await getImage({ src, format: 'webp', width: 1200 })).src;
 }
 
-export async function buildApiData() {
+export async function buildApiData(): Promise<ApiData> {
   const sectors = await getSectors();
   const posts = await getPublishedPosts();
   // Ids follow publication order (oldest is 1), so a new post never renumbers the others.
@@ -62,5 +63,3 @@ export async function buildApiData() {
     },
   };
 }
-
-export type ApiData = Awaited<ReturnType<typeof buildApiData>>;

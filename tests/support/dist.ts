@@ -1,7 +1,7 @@
 /** The production build that the build tests read: dist/, which `npm test` builds first. */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from './site-copy';
+import { PROJECT_ROOT } from '../../scripts/harness/project';
 
 export const DIST = path.join(PROJECT_ROOT, 'dist');
 

@@ -1,8 +1,9 @@
 /** Where the e2e servers run and keep their data; shared by playwright.config.ts and the specs. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSqliteStore } from '../../functions/_lib/store-sqlite';
-import type { Lead, Store, Subscriber } from '../../functions/_lib/store-types';
+import { createSqliteStore } from '../../functions/_lib/store/sqlite';
+import type { Store } from '../../functions/_lib/store/types';
+import type { Lead, Subscriber } from '../../src/shared/records';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -10,14 +10,14 @@
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
-import type * as SqliteModule from '../../functions/_lib/store-sqlite.ts';
-import { importBundled } from '../../scripts/functions-runner.ts';
+import type * as SqliteModule from '../../functions/_lib/store/sqlite.ts';
+import { importBundled } from '../../scripts/harness/functions.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const [mode, folder] = process.argv.slice(2);
 if (!folder || (mode !== 'burst' && mode !== 'hold')) throw new Error('usage: sqlite-writer.ts burst|hold <folder>');
 
-const { createSqliteStore, DATABASE_FILE } = await importBundled<typeof SqliteModule>(ROOT, 'functions/_lib/store-sqlite.ts');
+const { createSqliteStore, DATABASE_FILE } = await importBundled<typeof SqliteModule>(ROOT, 'functions/_lib/store/sqlite.ts');
 const store = createSqliteStore(folder);
 // Opens the database (and creates it) before anything else happens.
 await store.countLeads();

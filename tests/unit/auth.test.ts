@@ -213,9 +213,9 @@ describe('readCookie', () => {
   });
 });
 
-describe('scripts/hash-password.ts', () => {
+describe('scripts/admin/hash-password.ts', () => {
   const run = (args: string[], input?: string) =>
-    spawnSync(process.execPath, ['scripts/hash-password.ts', ...args], { cwd: PROJECT_ROOT, input, encoding: 'utf8', timeout: 20_000 });
+    spawnSync(process.execPath, ['scripts/admin/hash-password.ts', ...args], { cwd: PROJECT_ROOT, input, encoding: 'utf8', timeout: 20_000 });
 
   test('prints a hash of the password given as an argument that verifies', SLOW, async () => {
     const result = run(['correct horse battery']);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { floorPage } from '../../scripts/floor-page';
+import { floorPage } from '../../scripts/bench/floor-page';
 
 describe('the floor page the audit compares pages with', () => {
   const html = floorPage();

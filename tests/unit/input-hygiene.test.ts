@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { HttpError, readJsonBody } from '../../functions/_lib/http';
-import { asciiEmail, ContactForm, Email, LeadRequest, NewsletterSubscribeRequest, SOURCES, SubscriberRequest } from '../../functions/_lib/schemas';
+import { asciiEmail, ContactForm, Email, LeadRequest, NewsletterSubscribeRequest, SOURCES, SubscriberRequest } from '../../src/shared/schemas';
 
 const LEAD = { name: 'Ada Lovelace', email: 'ada@example.com', source: 'contact_form' };
 

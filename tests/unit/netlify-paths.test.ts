@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { resolveStaticPath } from '../../scripts/netlify-paths';
+import { resolveStaticPath } from '../../scripts/serve/netlify-paths';
 
 /** A deploy with a page as a file, a page as a folder, a page as both, and other files. */
 const FILES = new Set(['index.html', 'file.html', 'folder/index.html', 'both.html', 'both/index.html', 'favicon.ico', '404.html', 'sectors/404.html']);

@@ -1,23 +1,16 @@
 import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import type { Overview } from '../../../functions/_lib/insights';
-import type { Lead, Subscriber } from '../../../functions/_lib/store-types';
 import { apiRequest, errorText } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { queryClient } from '../../lib/query-client';
+import type { ListPage, Overview } from '../../shared/api';
+import type { Lead, Subscriber } from '../../shared/records';
 import { toast } from '../../stores/toasts';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/field';
 
 const loadChart = () => import('./ActivityChart').then((module) => ({ default: module.ActivityChart }));
 const ActivityChart = lazy(loadChart);
-
-interface PageOf<T> {
-  items: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
 
 /**
  * The owner's dashboard, loaded by the admin page once the session is good: the login form
@@ -176,14 +169,14 @@ function Records<T extends { email: string; createdAt: string }>({
 }: {
   title: string;
   endpoint: string;
-  initial?: PageOf<T>;
+  initial?: ListPage<T>;
   emptyText: string;
   columns: Column<T>[];
   action?: (row: T) => ReactNode;
 }) {
   const [page, setPage] = useState(1);
   // Page 1 comes with the overview; later pages are fetched on demand.
-  const query = useQuery<PageOf<T>>({ queryKey: [`${endpoint}?page=${page}`], enabled: page > 1 || !initial, placeholderData: (previous) => previous });
+  const query = useQuery<ListPage<T>>({ queryKey: [`${endpoint}?page=${page}`], enabled: page > 1 || !initial, placeholderData: (previous) => previous });
   const data = page === 1 && initial ? initial : query.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   const id = `${title.toLowerCase()}-title`;

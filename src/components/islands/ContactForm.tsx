@@ -1,4 +1,4 @@
-import { ContactForm as ContactFormSchema, HONEYPOT_FIELD, LIMITS } from '../../../functions/_lib/schemas';
+import { ContactForm as ContactFormSchema, HONEYPOT_FIELD, LIMITS } from '../../shared/schemas';
 import { CONTACT_FAILURE, CONTACT_SUCCESS } from '../../lib/form-messages';
 import { Button } from '../ui/button';
 import { Field, FormResult, HoneypotField, Input, Textarea } from '../ui/field';

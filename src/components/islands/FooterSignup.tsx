@@ -1,4 +1,4 @@
-import { FooterSignupForm, HONEYPOT_FIELD, LIMITS } from '../../../functions/_lib/schemas';
+import { FooterSignupForm, HONEYPOT_FIELD, LIMITS } from '../../shared/schemas';
 import { SUBSCRIBING } from '../../lib/form-messages';
 import { Button } from '../ui/button';
 import { Field, HoneypotField, Input } from '../ui/field';

@@ -1,4 +1,4 @@
-import { GuideForm as GuideFormSchema, HONEYPOT_FIELD, LIMITS } from '../../../functions/_lib/schemas';
+import { GuideForm as GuideFormSchema, HONEYPOT_FIELD, LIMITS } from '../../shared/schemas';
 import { GUIDE_FAILURE, GUIDE_SUCCESS } from '../../lib/form-messages';
 import { Button } from '../ui/button';
 import { Field, FormResult, HoneypotField, Input } from '../ui/field';

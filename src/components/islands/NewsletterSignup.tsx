@@ -1,4 +1,4 @@
-import { HONEYPOT_FIELD, LIMITS, NewsletterForm } from '../../../functions/_lib/schemas';
+import { HONEYPOT_FIELD, LIMITS, NewsletterForm } from '../../shared/schemas';
 import { SUBSCRIBING } from '../../lib/form-messages';
 import { Button } from '../ui/button';
 import { Field, HoneypotField, Input } from '../ui/field';

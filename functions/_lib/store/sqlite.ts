@@ -1,0 +1,577 @@
+/**
+ * The embedded store for local use: SQLite through Node's built-in `node:sqlite`, one database
+ * file in a git-ignored folder. Every store call is one transaction; writes begin IMMEDIATE so
+ * that writers in several processes (or several bundles of the functions in one process) take
+ * turns. A process that dies mid-write leaves no lock and no temporary file behind: SQLite rolls
+ * the unfinished transaction back the next time the file is opened.
+ *
+ * Only `get-store.ts` imports this module, lazily, when the embedded store is chosen; `node:sqlite`
+ * itself is imported when the first call opens the database. A deployed function loads neither.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
+import { z } from 'zod';
+import type { Lead, Subscriber } from '../../../src/shared/records';
+import {
+  countTable,
+  IDEMPOTENCY_TTL_SECONDS,
+  type DailyCounts,
+  type DashboardData,
+  type LeadInput,
+  type LoginAttempts,
+  type Page,
+  type Store,
+  type SubscribeInput,
+  type SubscribeResult,
+  type WriteOptions,
+} from './types';
+
+/** The database, inside the store's folder (LOCAL_STORE_DIR). */
+export const DATABASE_FILE = 'store.sqlite';
+/** The file of the embedded store this one replaced; imported once, then renamed. */
+export const LEGACY_FILE = 'store.json';
+export const IMPORTED_SUFFIX = '.imported';
+
+/**
+ * SQLite's own busy wait blocks the whole thread (and with it every request and timer of the
+ * process), so it is kept short: it covers another process's write, which takes a millisecond.
+ * Longer waits are retried asynchronously, up to BUSY_RETRY_MS, so a request's deadline still
+ * fires while a write waits for the lock.
+ */
+const SYNC_BUSY_TIMEOUT_MS = 50;
+const BUSY_RETRY_MS = 10_000;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS subscribers (
+  email TEXT PRIMARY KEY,
+  -- The address with its domain in punycode, when it differs from email.
+  email_ascii TEXT,
+  first_name TEXT NOT NULL,
+  last_name TEXT,
+  -- Every form the person subscribed through, first one first, as a JSON array.
+  sources TEXT NOT NULL,
+  first_source TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  -- The UTC day of created_at, for the per-day counts.
+  day TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS subscribers_newest ON subscribers (created_at DESC, email DESC);
+CREATE INDEX IF NOT EXISTS subscribers_by_day ON subscribers (day, first_source);
+
+CREATE TABLE IF NOT EXISTS leads (
+  -- Order of arrival: breaks ties between leads of the same millisecond.
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  email TEXT NOT NULL,
+  email_ascii TEXT,
+  company TEXT,
+  source TEXT NOT NULL,
+  notes TEXT,
+  created_at TEXT NOT NULL,
+  day TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS leads_newest ON leads (created_at DESC, seq DESC);
+CREATE INDEX IF NOT EXISTS leads_by_day ON leads (day, source);
+
+CREATE TABLE IF NOT EXISTS honeypot (endpoint TEXT PRIMARY KEY, count INTEGER NOT NULL);
+
+CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at);
+
+CREATE TABLE IF NOT EXISTS login_attempts (client TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
+
+-- A form submission's key (scoped per endpoint) and what it stored: an e-mail or a lead id.
+CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, ref TEXT NOT NULL, expires_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS idempotency_expiry ON idempotency (expires_at);
+
+-- Old store files already imported, by the SHA-256 of their content.
+CREATE TABLE IF NOT EXISTS imports (sha256 TEXT PRIMARY KEY, imported_at TEXT NOT NULL);
+`;
+
+type Row = Record<string, SQLOutputValue>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** SQLITE_BUSY or SQLITE_LOCKED, extended codes included: another connection holds the lock. */
+function isBusy(error: unknown): boolean {
+  if (!(error instanceof Error) || !('errcode' in error) || typeof error.errcode !== 'number') return false;
+  const primary = error.errcode & 0xff;
+  return primary === 5 || primary === 6;
+}
+
+/** Runs a synchronous step, retrying it asynchronously while the database is busy. */
+async function whileBusy<T>(step: () => T): Promise<T> {
+  const deadline = Date.now() + BUSY_RETRY_MS;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return step();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw error;
+      await sleep(Math.min(5 * 2 ** attempt, 100) * (0.5 + Math.random()));
+    }
+  }
+}
+
+/**
+ * Node announces `node:sqlite` as experimental, once per process, on a line of its own in
+ * `npm start`'s output. Only that warning is held back; every other warning goes through.
+ */
+async function loadSqlite(): Promise<typeof import('node:sqlite')> {
+  const emitWarning = process.emitWarning;
+  const filtered = (warning: string | Error, ...rest: unknown[]): void => {
+    const type = typeof rest[0] === 'string' ? rest[0] : warning instanceof Error ? warning.name : undefined;
+    const message = warning instanceof Error ? warning.message : warning;
+    if (type === 'ExperimentalWarning' && message.startsWith('SQLite ')) return;
+    Reflect.apply(emitWarning, process, [warning, ...rest]);
+  };
+  process.emitWarning = filtered;
+  try {
+    return await import('node:sqlite');
+  } finally {
+    // Another module may have wrapped it meanwhile; then its wrapper restores what it found.
+    if (process.emitWarning === filtered) process.emitWarning = emitWarning;
+  }
+}
+
+function text(row: Row, column: string): string {
+  const value = row[column];
+  if (typeof value !== 'string') throw new Error(`column ${column} is not text`);
+  return value;
+}
+
+function optionalText(row: Row, column: string): string | undefined {
+  const value = row[column];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function integer(row: Row, column: string): number {
+  const value = row[column];
+  if (typeof value !== 'number') throw new Error(`column ${column} is not a number`);
+  return value;
+}
+
+function toSubscriber(row: Row): Subscriber {
+  const sources: unknown = JSON.parse(text(row, 'sources'));
+  const subscriber: Subscriber = {
+    email: text(row, 'email'),
+    firstName: text(row, 'first_name'),
+    sources: Array.isArray(sources) ? sources.filter((source) => typeof source === 'string') : [],
+    createdAt: text(row, 'created_at'),
+    updatedAt: text(row, 'updated_at'),
+  };
+  const lastName = optionalText(row, 'last_name');
+  if (lastName !== undefined) subscriber.lastName = lastName;
+  const emailAscii = optionalText(row, 'email_ascii');
+  if (emailAscii !== undefined) subscriber.emailAscii = emailAscii;
+  return subscriber;
+}
+
+/** A lead with its optional fields present only when they hold something, as every adapter gives it. */
+function leadOf(fields: { id: string; name: string; email: string; emailAscii?: string | undefined; company?: string | undefined; source: string; notes?: string | undefined; createdAt: string }): Lead {
+  const lead: Lead = { id: fields.id, name: fields.name, email: fields.email, source: fields.source, createdAt: fields.createdAt };
+  if (fields.emailAscii !== undefined) lead.emailAscii = fields.emailAscii;
+  if (fields.company !== undefined) lead.company = fields.company;
+  if (fields.notes !== undefined) lead.notes = fields.notes;
+  return lead;
+}
+
+function toLead(row: Row): Lead {
+  return leadOf({
+    id: text(row, 'id'),
+    name: text(row, 'name'),
+    email: text(row, 'email'),
+    emailAscii: optionalText(row, 'email_ascii'),
+    company: optionalText(row, 'company'),
+    source: text(row, 'source'),
+    notes: optionalText(row, 'notes'),
+    createdAt: text(row, 'created_at'),
+  });
+}
+
+/** Writes a subscriber row; `OR IGNORE` keeps a row already there (the import: the database is newer). */
+function insertSubscriber(database: Database, subscriber: Subscriber, conflict: 'fail' | 'ignore' = 'fail'): void {
+  database.run(
+    `INSERT ${conflict === 'ignore' ? 'OR IGNORE ' : ''}INTO subscribers (email, email_ascii, first_name, last_name, sources, first_source, created_at, updated_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    subscriber.email,
+    subscriber.emailAscii ?? null,
+    subscriber.firstName,
+    subscriber.lastName ?? null,
+    JSON.stringify(subscriber.sources),
+    subscriber.sources[0] ?? '',
+    subscriber.createdAt,
+    subscriber.updatedAt,
+    subscriber.createdAt.slice(0, 10),
+  );
+}
+
+/** Writes a lead row; `OR IGNORE` keeps a row already there (the import). */
+function insertLead(database: Database, lead: Lead, conflict: 'fail' | 'ignore' = 'fail'): void {
+  database.run(
+    `INSERT ${conflict === 'ignore' ? 'OR IGNORE ' : ''}INTO leads (id, name, email, email_ascii, company, source, notes, created_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    lead.id,
+    lead.name,
+    lead.email,
+    lead.emailAscii ?? null,
+    lead.company ?? null,
+    lead.source,
+    lead.notes ?? null,
+    lead.createdAt,
+    lead.createdAt.slice(0, 10),
+  );
+}
+
+/** One connection with its prepared statements. */
+class Database {
+  private readonly statements = new Map<string, StatementSync>();
+
+  constructor(readonly db: DatabaseSync) {}
+
+  private statement(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  get(sql: string, ...params: SQLInputValue[]): Row | undefined {
+    return this.statement(sql).get(...params);
+  }
+
+  all(sql: string, ...params: SQLInputValue[]): Row[] {
+    return this.statement(sql).all(...params);
+  }
+
+  run(sql: string, ...params: SQLInputValue[]): void {
+    this.statement(sql).run(...params);
+  }
+
+  /**
+   * One transaction: IMMEDIATE takes the write lock at BEGIN, so a write never fails half-way on a
+   * lock another writer holds; DEFERRED reads see one snapshot (WAL readers never wait for writers).
+   */
+  transaction<T>(mode: 'IMMEDIATE' | 'DEFERRED', work: () => T): Promise<T> {
+    return whileBusy(() => {
+      this.db.exec(`BEGIN ${mode}`);
+      try {
+        const result = work();
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.db.isTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+}
+
+/** What an old store file may hold; records are checked one by one, so one bad record skips only itself. */
+const LegacySubscriber = z.object({
+  email: z.string().min(1),
+  firstName: z.string(),
+  lastName: z.string().optional(),
+  sources: z.array(z.string()).min(1),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+const LegacyLead = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  email: z.string(),
+  company: z.string().optional(),
+  source: z.string(),
+  notes: z.string().optional(),
+  createdAt: z.iso.datetime(),
+});
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+type ImportOutcome = { kind: 'none' | 'known' } | { kind: 'imported'; skipped: number } | { kind: 'rejected'; reason: string };
+
+/**
+ * Imports the old store's file `{ subscribers: {email: Subscriber}, leads: Lead[], honeypot,
+ * sessions, loginFailures }` into the database, inside the caller's transaction. A file of any
+ * other shape is left as it is and nothing is changed. The file's hash is recorded with the data,
+ * so the same file is never imported twice, even if renaming it afterwards fails.
+ */
+function importLegacy(database: Database, file: string, now: Date): ImportOutcome {
+  if (!existsSync(file)) return { kind: 'none' };
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8');
+  } catch (error) {
+    return { kind: 'rejected', reason: `it cannot be read (${error instanceof Error && 'code' in error ? String(error.code) : 'unknown error'})` };
+  }
+  const sha256 = createHash('sha256').update(content).digest('hex');
+  if (database.get('SELECT 1 AS known FROM imports WHERE sha256 = ?', sha256)) return { kind: 'known' };
+
+  let data: unknown;
+  try {
+    data = JSON.parse(content);
+  } catch {
+    return { kind: 'rejected', reason: 'it is not valid JSON' };
+  }
+  const { subscribers = {}, leads = [], honeypot = {}, sessions = {} } = isObject(data) ? data : {};
+  if (!isObject(data) || !isObject(subscribers) || !Array.isArray(leads) || !isObject(honeypot) || !isObject(sessions)) {
+    return { kind: 'rejected', reason: 'it is not an object of the form { subscribers: {…}, leads: […], honeypot: {…}, sessions: {…} }' };
+  }
+
+  let skipped = 0;
+  for (const value of Object.values(subscribers)) {
+    const parsed = LegacySubscriber.safeParse(value);
+    if (!parsed.success) {
+      skipped += 1;
+      continue;
+    }
+    // Records already in the database are newer than the file's: they win.
+    insertSubscriber(database, parsed.data, 'ignore');
+  }
+  // Oldest first, so that leads of the same millisecond keep their order.
+  for (const value of leads) {
+    const parsed = LegacyLead.safeParse(value);
+    if (!parsed.success) {
+      skipped += 1;
+      continue;
+    }
+    insertLead(database, leadOf(parsed.data), 'ignore');
+  }
+  for (const [endpoint, count] of Object.entries(honeypot)) {
+    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) {
+      skipped += 1;
+      continue;
+    }
+    database.run('INSERT INTO honeypot (endpoint, count) VALUES (?, ?) ON CONFLICT (endpoint) DO UPDATE SET count = count + excluded.count', endpoint, count);
+  }
+  // Sessions still valid keep their admin logged in; failed-login windows are short-lived and not carried over.
+  for (const [id, expiry] of Object.entries(sessions)) {
+    const expiresAt = typeof expiry === 'string' ? Date.parse(expiry) : NaN;
+    if (expiresAt > now.getTime()) database.run('INSERT OR IGNORE INTO sessions (id, expires_at) VALUES (?, ?)', id, expiresAt);
+  }
+  database.run('INSERT INTO imports (sha256, imported_at) VALUES (?, ?)', sha256, now.toISOString());
+  return { kind: 'imported', skipped };
+}
+
+/** Moves an imported old file aside, keeping any earlier one. */
+function setAside(file: string): void {
+  const target = existsSync(`${file}${IMPORTED_SUFFIX}`) ? `${file}.${Date.now()}${IMPORTED_SUFFIX}` : `${file}${IMPORTED_SUFFIX}`;
+  try {
+    renameSync(file, target);
+  } catch (error) {
+    // Another process set it aside first, or the folder is read-only: the recorded hash prevents a second import.
+    if (!(error instanceof Error && 'code' in error && error.code === 'ENOENT')) console.warn(`[store] ${file} was imported but could not be renamed; it will not be imported again.`);
+  }
+}
+
+async function openDatabase(directory: string): Promise<Database> {
+  const { DatabaseSync } = await loadSqlite();
+  mkdirSync(directory, { recursive: true });
+  const db = new DatabaseSync(path.join(directory, DATABASE_FILE), { timeout: SYNC_BUSY_TIMEOUT_MS });
+  try {
+    // WAL: readers never wait for the writer. synchronous=NORMAL keeps every committed
+    // transaction through a crash of the process (a power cut may lose the last ones: a local store).
+    await whileBusy(() => db.exec('PRAGMA journal_mode = WAL'));
+    db.exec('PRAGMA synchronous = NORMAL');
+    const database = new Database(db);
+    const legacy = path.join(directory, LEGACY_FILE);
+    const outcome = await database.transaction('IMMEDIATE', () => {
+      db.exec(SCHEMA);
+      return importLegacy(database, legacy, new Date());
+    });
+    if (outcome.kind === 'imported' || outcome.kind === 'known') setAside(legacy);
+    if (outcome.kind === 'imported' && outcome.skipped > 0) console.warn(`[store] ${legacy}: ${outcome.skipped} malformed records were not imported.`);
+    if (outcome.kind === 'rejected') console.warn(`[store] ${legacy} was not imported and was left as it is: ${outcome.reason}.`);
+    return database;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export type SqliteStore = Store & {
+  /** Closes the connection (tests open many stores); a later call opens it again. */
+  close(): void;
+};
+
+export function createSqliteStore(directory: string): SqliteStore {
+  let opening: Promise<Database> | undefined;
+
+  /** The database, opened on first use; a failed open is tried again by the next call. */
+  function open(): Promise<Database> {
+    opening ??= openDatabase(directory).catch((error: unknown) => {
+      opening = undefined;
+      throw error;
+    });
+    return opening;
+  }
+
+  const write = async <T>(work: (database: Database) => T) => {
+    const database = await open();
+    return database.transaction('IMMEDIATE', () => work(database));
+  };
+  const read = async <T>(work: (database: Database) => T) => {
+    const database = await open();
+    return database.transaction('DEFERRED', () => work(database));
+  };
+
+  /**
+   * What an earlier write with this key stored, if the key is still remembered; otherwise the key
+   * is remembered from now on, in the caller's transaction, holding `ref`.
+   */
+  function claimKey(database: Database, key: string | undefined, ref: string, now: Date): string | undefined {
+    if (!key) return undefined;
+    database.run('DELETE FROM idempotency WHERE expires_at <= ?', now.getTime());
+    const first = database.get('SELECT ref FROM idempotency WHERE key = ?', key);
+    if (first) return text(first, 'ref');
+    database.run('INSERT INTO idempotency (key, ref, expires_at) VALUES (?, ?, ?)', key, ref, now.getTime() + IDEMPOTENCY_TTL_SECONDS * 1000);
+    return undefined;
+  }
+
+  const subscriberRow = (database: Database, email: string) => database.get('SELECT * FROM subscribers WHERE email = ?', email);
+
+  function listSubscribers(database: Database, { offset, limit }: Page): Subscriber[] {
+    return database.all('SELECT * FROM subscribers ORDER BY created_at DESC, email DESC LIMIT ? OFFSET ?', limit, offset).map(toSubscriber);
+  }
+
+  function listLeads(database: Database, { offset, limit }: Page): Lead[] {
+    return database.all('SELECT * FROM leads ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?', limit, offset).map(toLead);
+  }
+
+  function dailyCounts(database: Database, kind: 'subscribers' | 'leads', days: string[]): DailyCounts {
+    const sql =
+      kind === 'leads'
+        ? 'SELECT day, source, count(*) AS count FROM leads WHERE day IN (SELECT value FROM json_each(?)) GROUP BY day, source'
+        : 'SELECT day, first_source AS source, count(*) AS count FROM subscribers WHERE day IN (SELECT value FROM json_each(?)) GROUP BY day, first_source';
+    const counts = countTable<Record<string, number>>();
+    for (const row of database.all(sql, JSON.stringify(days))) {
+      const day = text(row, 'day');
+      const perSource = (counts[day] ??= countTable());
+      perSource[text(row, 'source')] = integer(row, 'count');
+    }
+    return counts;
+  }
+
+  const count = (database: Database, table: 'subscribers' | 'leads') => integer(database.get(`SELECT count(*) AS count FROM ${table}`) ?? {}, 'count');
+
+  return {
+    subscribe: (input: SubscribeInput, now: Date, { idempotencyKey }: WriteOptions = {}) =>
+      write((database): SubscribeResult => {
+        const firstEmail = claimKey(database, idempotencyKey, input.email, now);
+        if (firstEmail !== undefined) {
+          const row = subscriberRow(database, firstEmail);
+          return { subscriber: row ? toSubscriber(row) : undefined, created: false, repeated: true };
+        }
+        const at = now.toISOString();
+        const existing = subscriberRow(database, input.email);
+        if (existing) {
+          const subscriber = toSubscriber(existing);
+          subscriber.firstName = input.firstName;
+          if (input.lastName) subscriber.lastName = input.lastName;
+          subscriber.updatedAt = at;
+          if (!subscriber.sources.includes(input.source)) subscriber.sources.push(input.source);
+          database.run(
+            'UPDATE subscribers SET first_name = ?, last_name = ?, sources = ?, updated_at = ? WHERE email = ?',
+            subscriber.firstName,
+            subscriber.lastName ?? null,
+            JSON.stringify(subscriber.sources),
+            at,
+            input.email,
+          );
+          return { subscriber, created: false, repeated: false };
+        }
+        const subscriber: Subscriber = { email: input.email, firstName: input.firstName, sources: [input.source], createdAt: at, updatedAt: at };
+        if (input.lastName !== undefined) subscriber.lastName = input.lastName;
+        if (input.emailAscii !== undefined) subscriber.emailAscii = input.emailAscii;
+        insertSubscriber(database, subscriber);
+        return { subscriber, created: true, repeated: false };
+      }),
+
+    createLead: (input: LeadInput, now: Date, { idempotencyKey }: WriteOptions = {}) =>
+      write((database) => {
+        const lead = leadOf({ ...input, id: crypto.randomUUID(), createdAt: now.toISOString() });
+        const firstId = claimKey(database, idempotencyKey, lead.id, now);
+        if (firstId !== undefined) {
+          // Leads are never deleted: the first lead is there.
+          const row = database.get('SELECT * FROM leads WHERE id = ?', firstId);
+          if (row) return toLead(row);
+        }
+        insertLead(database, lead);
+        return lead;
+      }),
+
+    recordHoneypot: (endpoint: string) =>
+      write((database) => database.run('INSERT INTO honeypot (endpoint, count) VALUES (?, 1) ON CONFLICT (endpoint) DO UPDATE SET count = count + 1', endpoint)),
+
+    countSubscribers: () => read((database) => count(database, 'subscribers')),
+    countLeads: () => read((database) => count(database, 'leads')),
+    listSubscribers: (page: Page) => read((database) => listSubscribers(database, page)),
+    listLeads: (page: Page) => read((database) => listLeads(database, page)),
+
+    getSubscriber: (email: string) =>
+      read((database) => {
+        const row = subscriberRow(database, email);
+        return row ? toSubscriber(row) : undefined;
+      }),
+
+    dailyCounts: (kind: 'subscribers' | 'leads', days: string[]) => read((database) => dailyCounts(database, kind, days)),
+
+    honeypotCounts: () =>
+      read((database) => {
+        const counts = countTable();
+        for (const row of database.all('SELECT endpoint, count FROM honeypot')) counts[text(row, 'endpoint')] = integer(row, 'count');
+        return counts;
+      }),
+
+    dashboard: (days: string[], page: Page) =>
+      read(
+        (database): DashboardData => ({
+          subscriberTotal: count(database, 'subscribers'),
+          leadTotal: count(database, 'leads'),
+          subscriberDaily: dailyCounts(database, 'subscribers', days),
+          leadDaily: dailyCounts(database, 'leads', days),
+          subscribers: listSubscribers(database, page),
+          leads: listLeads(database, page),
+        }),
+      ),
+
+    deleteSubscriber: (email: string) =>
+      write((database) => {
+        const existed = subscriberRow(database, email) !== undefined;
+        database.run('DELETE FROM subscribers WHERE email = ?', email);
+        return existed;
+      }),
+
+    createSession: (sessionId: string, expiresAt: Date) =>
+      write((database) => {
+        database.run('DELETE FROM sessions WHERE expires_at <= ?', Date.now());
+        database.run('INSERT OR REPLACE INTO sessions (id, expires_at) VALUES (?, ?)', sessionId, expiresAt.getTime());
+      }),
+
+    hasSession: (sessionId: string, now: Date) => read((database) => database.get('SELECT 1 AS live FROM sessions WHERE id = ? AND expires_at > ?', sessionId, now.getTime()) !== undefined),
+
+    deleteSession: (sessionId: string) => write((database) => database.run('DELETE FROM sessions WHERE id = ?', sessionId)),
+
+    countLoginAttempt: (client: string, windowSeconds: number, now: Date) =>
+      write((database): LoginAttempts => {
+        const current = database.get('SELECT count, reset_at FROM login_attempts WHERE client = ?', client);
+        const attempts =
+          current && integer(current, 'reset_at') > now.getTime()
+            ? { count: integer(current, 'count') + 1, resetAt: integer(current, 'reset_at') }
+            : { count: 1, resetAt: now.getTime() + windowSeconds * 1000 };
+        database.run('INSERT OR REPLACE INTO login_attempts (client, count, reset_at) VALUES (?, ?, ?)', client, attempts.count, attempts.resetAt);
+        return attempts;
+      }),
+
+    clearLoginAttempts: (client: string) => write((database) => database.run('DELETE FROM login_attempts WHERE client = ?', client)),
+
+    close() {
+      const current = opening;
+      opening = undefined;
+      void current?.then((database) => database.db.close(), () => undefined);
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Running the code of functions/ outside Netlify, for the local server, the admin scripts and the
+ * tests: the Context a v2 function receives, and a bundled import of a module whose imports have
+ * no file extensions.
+ */
+import type { Context } from '@netlify/functions';
+import { build } from 'esbuild';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The parts of Netlify's Context the functions use, as the platform fills them. */
+export function createContext({ ip, params = {} }: { ip: string; params?: Record<string, string> }): Context {
+  const context = {
+    ip,
+    params,
+    requestId: crypto.randomUUID(),
+    deploy: { context: 'dev', id: '', published: false },
+    geo: {},
+    site: {},
+    account: {},
+    server: { region: 'local' },
+    waitUntil: (promise: Promise<unknown>) => void promise.catch(() => undefined),
+  };
+  // The fields above are all a function here may read; the rest of Context (cookies, next,
+  // rewrite…) belongs to edge or framework functions.
+  return context as unknown as Context;
+}
+
+/**
+ * Bundles one module of functions/ (whose imports have no file extensions, as bundlers expect)
+ * so a Node script can import it; used by the seeding script and the store tests.
+ */
+export async function importBundled<T>(projectRoot: string, entry: string): Promise<T> {
+  const outfile = path.join(projectRoot, '.netlify', 'scripts', `${path.basename(entry).replace(/\.[^.]+$/, '')}.mjs`);
+  await build({ entryPoints: [path.join(projectRoot, entry)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node22', packages: 'external', logLevel: 'error' });
+  return (await import(`${pathToFileURL(outfile).href}?v=${Date.now()}`)) as T;
+}

@@ -1,0 +1,24 @@
+/**
+ * Starts the local production server as a child process on a free port, from a project root of
+ * its own (serve-isolated.ts), and resolves once it is serving. For tests and benchmarks.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { findFreePort } from './redis-server.ts';
+
+const ENTRY = fileURLToPath(new URL('../serve/isolated.ts', import.meta.url));
+
+export interface SiteServer {
+  origin: string;
+  stop: () => void;
+}
+
+export async function startSiteServer(env: Record<string, string> = {}): Promise<SiteServer> {
+  const port = await findFreePort();
+  const child = spawn(process.execPath, [ENTRY], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('Serving') && resolve());
+    child.once('exit', (code) => reject(new Error(`the local server exited with ${code}`)));
+  });
+  return { origin: `http://localhost:${port}`, stop: () => child.kill('SIGTERM') };
+}

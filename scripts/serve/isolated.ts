@@ -1,0 +1,18 @@
+/**
+ * Runs the local production server from a project root of its own, so it can run beside the
+ * main test server without both building functions into the same .netlify folder. The build
+ * and node_modules are linked; functions and config are copied (the bundler resolves links to
+ * their real place, which would put the build back in this project). PORT and store settings
+ * come from the environment.
+ */
+import { cpSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../harness/project.ts';
+import { startServer } from './serve.ts';
+
+const root = mkdtempSync(path.join(tmpdir(), 'site-server-'));
+// src/shared too: the functions import the form schemas and record types from there.
+for (const entry of ['functions', path.join('src', 'shared'), 'netlify.toml', 'package.json']) cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
+for (const entry of ['dist', 'node_modules']) symlinkSync(path.join(PROJECT_ROOT, entry), path.join(root, entry));
+await startServer({ projectRoot: root });

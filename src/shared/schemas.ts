@@ -1,0 +1,175 @@
+// src/shared holds what the pages and the functions both import, and ships to the browser: zod and this folder only.
+// The form schemas: the forms validate with the very schemas the functions parse with.
+import { z } from 'zod';
+
+// zod compiles object parsers with `new Function` when it may: in the browser that probe alone
+// breaks the Content-Security-Policy (no 'unsafe-eval'). Set before any schema is built.
+z.config({ jitless: true });
+
+/** Field limits, shared by the forms (maxLength) and the server (caps). */
+export const LIMITS = {
+  email: 254,
+  name: 100,
+  fullName: 200,
+  company: 150,
+  notes: 5000,
+  /** Request bodies larger than this are refused with 413. */
+  bodyBytes: 16 * 1024,
+} as const;
+
+export const MESSAGES = {
+  email: 'Please enter a valid email address',
+  firstName: 'First name is required',
+  lastName: 'Last name is required',
+  name: 'Name is required',
+  message: 'Please tell us a little about what you need',
+} as const;
+
+/** The longest local part (before the @) RFC 5321 allows. */
+const MAX_LOCAL_PART = 64;
+
+/**
+ * The ASCII form of an address for sending: an internationalised domain (`bücher.de`) in
+ * punycode (`xn--bcher-kva.de`). The URL parser applies the IDNA rules in browsers and Node
+ * alike; undefined when the domain is not a valid host name.
+ */
+export function asciiEmail(email: string): string | undefined {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return undefined;
+  const domain = email.slice(at + 1);
+  if (!domain || /[/?#\\:@\s[\]%]/.test(domain)) return undefined;
+  try {
+    return `${email.slice(0, at)}@${new URL(`http://${domain}`).hostname}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `{ emailAscii }` for an address whose ASCII form differs from it (an internationalised domain), else nothing. */
+export function emailAsciiOf(email: string): { emailAscii?: string } {
+  const ascii = asciiEmail(email);
+  return ascii !== undefined && ascii !== email ? { emailAscii: ascii } : {};
+}
+
+const AsciiEmail = z.email();
+
+/**
+ * An e-mail address, normalised before it is checked: trimmed, lower-cased, at most 254
+ * characters with a local part of at most 64. An internationalised domain is accepted and kept
+ * as the person typed it; it is checked in its punycode form (zod's check alone rejects it).
+ */
+export const Email = z
+  .string({ error: MESSAGES.email })
+  .trim()
+  .toLowerCase()
+  .max(LIMITS.email, MESSAGES.email)
+  .transform((value) => value.normalize('NFC'))
+  .refine((value) => {
+    const at = value.lastIndexOf('@');
+    if (at <= 0 || at > MAX_LOCAL_PART) return false;
+    const ascii = asciiEmail(value);
+    return ascii !== undefined && ascii.length <= LIMITS.email && AsciiEmail.safeParse(ascii).success;
+  }, MESSAGES.email);
+
+/**
+ * Characters that have no place in a name or a message: C0 and C1 controls (NUL included; tab
+ * and line breaks are allowed in multi-line text only) and the bidirectional overrides and
+ * isolates, which make text display in another order than it is stored.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_MULTILINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+/** A character someone can see: not a space, separator, format (zero-width) or control character. */
+const VISIBLE = /[^\p{Z}\p{C}\s]/u;
+const NOT_ALLOWED = 'Contains characters that are not allowed';
+
+/** Text of invisible characters only counts as empty; control characters are refused outright. */
+const cleanText = (schema: z.ZodString, requiredMessage: string | undefined, multiline: boolean) =>
+  schema
+    .refine((value) => !(multiline ? CONTROL_MULTILINE : CONTROL).test(value) && !BIDI_CONTROL.test(value), NOT_ALLOWED)
+    .refine((value) => requiredMessage === undefined || value === '' || VISIBLE.test(value), requiredMessage ?? '');
+
+/** A required line of text: trimmed, non-empty, capped, visible, free of control characters. */
+const requiredText = (max: number, message: string, { multiline = false } = {}) =>
+  cleanText(z.string({ error: message }).trim().min(1, message).max(max, `At most ${max} characters`), message, multiline);
+
+/** An optional line of text: trimmed, capped and free of control characters; empty or invisible becomes undefined. */
+const optionalText = (max: number, { multiline = false } = {}) =>
+  cleanText(z.string().trim().max(max, `At most ${max} characters`), undefined, multiline)
+    .optional()
+    .transform((value) => (value && VISIBLE.test(value) ? value : undefined));
+
+/** The forms a submission can come from: the only values `source` may take, and the keys of the admin's counts. */
+export const SOURCES = ['website_footer', 'newsletter_footer', 'zoho_guide', 'contact_form'] as const;
+export type SourceName = (typeof SOURCES)[number];
+
+/** Which form a submission came from. */
+export const Source = z
+  .string({ error: 'Source is required' })
+  .trim()
+  .pipe(z.enum(SOURCES, { error: `Source must be one of ${SOURCES.join(', ')}` }));
+
+/**
+ * The honeypot: a field people never see or fill. Any value marks the submission as a bot's;
+ * it is accepted by the schema so that the bot gets an ordinary answer.
+ */
+export const HONEYPOT_FIELD = 'website';
+const honeypot = z.string().max(2000).optional();
+
+/** POST /api/newsletter/subscribe: the footer signup, which sends the full name as firstName. */
+export const NewsletterSubscribeRequest = z.object({
+  email: Email,
+  firstName: requiredText(LIMITS.fullName, MESSAGES.firstName),
+  lastName: optionalText(LIMITS.name),
+  source: Source,
+  [HONEYPOT_FIELD]: honeypot,
+});
+export type NewsletterSubscribeRequest = z.infer<typeof NewsletterSubscribeRequest>;
+
+/** POST /api/subscribers: the newsletter form on blog posts. */
+export const SubscriberRequest = z.object({
+  email: Email,
+  firstName: requiredText(LIMITS.name, MESSAGES.firstName),
+  lastName: requiredText(LIMITS.name, MESSAGES.lastName),
+  source: Source,
+  [HONEYPOT_FIELD]: honeypot,
+});
+export type SubscriberRequest = z.infer<typeof SubscriberRequest>;
+
+/** POST /api/leads/create: the guide form and the contact form. */
+export const LeadRequest = z.object({
+  name: requiredText(LIMITS.fullName, MESSAGES.name),
+  email: Email,
+  source: Source,
+  company: optionalText(LIMITS.company),
+  notes: optionalText(LIMITS.notes, { multiline: true }),
+  [HONEYPOT_FIELD]: honeypot,
+});
+export type LeadRequest = z.infer<typeof LeadRequest>;
+
+/** The footer form's fields: one name box. */
+export const FooterSignupForm = z.object({
+  name: requiredText(LIMITS.fullName, MESSAGES.name),
+  email: Email,
+  [HONEYPOT_FIELD]: honeypot,
+});
+
+/** The blog newsletter form's fields. */
+export const NewsletterForm = SubscriberRequest.pick({ firstName: true, lastName: true, email: true, [HONEYPOT_FIELD]: true });
+
+/** The Zoho guide form's fields: the same as the newsletter form's, sent as a lead with the name joined. */
+export const GuideForm = NewsletterForm;
+
+/** The contact form's fields. */
+export const ContactForm = z.object({
+  name: requiredText(LIMITS.fullName, MESSAGES.name),
+  email: Email,
+  company: optionalText(LIMITS.company),
+  message: requiredText(LIMITS.notes, MESSAGES.message, { multiline: true }),
+  [HONEYPOT_FIELD]: honeypot,
+});
+
+/** POST /api/admin/login. */
+export const AdminLoginRequest = z.object({
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024, 'Password is too long'),
+});

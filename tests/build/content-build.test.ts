@@ -1,0 +1,104 @@
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, test } from 'vitest';
+import { solidPng } from '../support/png';
+import { copySite, type SiteCopy } from '../../scripts/harness/site-copy';
+
+let site: SiteCopy | undefined;
+afterEach(() => site?.remove());
+
+function edit(copy: SiteCopy, file: string, change: (text: string) => string) {
+  const full = copy.file(file);
+  const before = readFileSync(full, 'utf8');
+  const after = change(before);
+  expect(after, `the edit of ${file} changed nothing`).not.toBe(before);
+  writeFileSync(full, after);
+}
+
+describe('content validation at build time', () => {
+  test('a missing field fails the build, naming the file and the field', () => {
+    site = copySite();
+    edit(site, 'content/sectors/creative.md', (text) => text.replace(/^summary: .*$/m, ''));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/sectors/creative.md');
+    expect(output).toMatch(/summary/);
+  });
+
+  test('a reference to an unknown sector fails the build, naming the file and the field', () => {
+    site = copySite();
+    edit(site, 'content/mini-apps/glossary-builder.yaml', (text) => text.replace(/^sectors: \[property,/m, 'sectors: [properties,'));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/mini-apps/glossary-builder.yaml');
+    expect(output).toContain('sectors[0]');
+    expect(output).toContain('"properties"');
+  });
+
+  test('a blog post with a malformed date fails the build, naming the file and the field', () => {
+    site = copySite();
+    edit(site, 'content/blog/what-to-automate-first.md', (text) => text.replace(/^publishedDate: .*$/m, 'publishedDate: next tuesday'));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/blog/what-to-automate-first.md');
+    expect(output).toContain('publishedDate');
+  });
+});
+
+describe('blog publishing', () => {
+  test('drafts are left out of production builds', () => {
+    site = copySite();
+    edit(site, 'content/blog/what-to-automate-first.md', (text) => text.replace(/^---\n/, '---\ndraft: true\n'));
+    const { status, output } = site.build();
+    expect(status, output).toBe(0);
+    expect(readdirSync(site.file('dist/blog'))).not.toContain('what-to-automate-first');
+    expect(readFileSync(site.file('dist/blog.html'), 'utf8')).not.toContain('/blog/what-to-automate-first');
+    expect(readFileSync(site.file('dist/rss.xml'), 'utf8')).not.toContain('what-to-automate-first');
+    expect(readFileSync(site.file('dist/sitemap-0.xml'), 'utf8')).not.toContain('what-to-automate-first');
+  });
+
+  test('with no posts the blog shows its empty state', () => {
+    site = copySite();
+    for (const file of readdirSync(site.file('content/blog'))) rmSync(site.file('content/blog', file));
+    const { status, output } = site.build();
+    expect(status, output).toBe(0);
+    expect(readFileSync(site.file('dist/blog.html'), 'utf8')).toContain('No blog posts available yet. Please check back soon!');
+  });
+});
+
+describe('illustrations', () => {
+  test('a raster cover is resized into WebP copies; an SVG cover is written into its page as it is, and served as a file on the list', () => {
+    site = copySite();
+    writeFileSync(site.file('content/images/blog/what-to-automate-first.png'), solidPng(1200, 630, [11, 26, 51]));
+    edit(site, 'content/blog/what-to-automate-first.md', (text) => text.replace('what-to-automate-first.svg', 'what-to-automate-first.png'));
+    const { status, output } = site.build();
+    expect(status, output).toBe(0);
+    const raster = readFileSync(site.file('dist/blog/what-to-automate-first.html'), 'utf8');
+    expect(raster).toMatch(/<img src="\/_astro\/what-to-automate-first\.[^"]+\.webp" srcset="[^"]+ 480w, [^"]+ 800w, [^"]+ 1200w"/);
+    const vector = readFileSync(site.file('dist/blog/automated-appointment-scheduling.html'), 'utf8');
+    const svg = readFileSync(site.file('content/images/blog/automated-appointment-scheduling.svg'), 'utf8').trim();
+    expect(vector).toContain(`<img src="data:image/svg+xml,${encodeURIComponent(svg)}" width="1200" height="630"`);
+    const list = readFileSync(site.file('dist/blog.html'), 'utf8');
+    expect(list).toMatch(/<img src="\/_astro\/automated-appointment-scheduling\.[\w-]+\.svg" width="1200" height="630"/);
+  });
+
+  test('an SVG that carries a script fails the build, naming the file', () => {
+    site = copySite();
+    edit(site, 'content/images/sectors/saas.svg', (text) => text.replace('<svg ', '<svg onload="alert(1)" '));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/images/sectors/saas.svg: contains an event handler attribute');
+  });
+});
+
+describe('deploy contexts', () => {
+  test('a branch deploy tells search engines to stay away from every file; a production build does not', () => {
+    site = copySite();
+    const branch = site.build({ CONTEXT: 'branch-deploy' });
+    expect(branch.status, branch.output).toBe(0);
+    expect(readFileSync(site.file('dist/_headers'), 'utf8')).toMatch(/^\/\*\n {2}X-Robots-Tag: noindex, nofollow$/m);
+
+    const production = site.build({ CONTEXT: 'production' });
+    expect(production.status, production.output).toBe(0);
+    expect(existsSync(site.file('dist/_headers'))).toBe(false);
+  });
+});

@@ -1,0 +1,574 @@
+/**
+ * The admin endpoints with real Requests against the embedded store (and, for the login lockout,
+ * Upstash Redis too): who gets in, who does not, and what a cookie is worth after logout or tampering.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { Context } from '@netlify/functions';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import adminLeads from '../../functions/admin-leads';
+import adminLogin from '../../functions/admin-login';
+import adminLogout from '../../functions/admin-logout';
+import adminOverview from '../../functions/admin-overview';
+import adminSession from '../../functions/admin-session';
+import adminSubscribers from '../../functions/admin-subscribers';
+import { hashPassword, SESSION_COOKIE, signSession } from '../../functions/_lib/auth';
+import { resetEnv } from '../../functions/_lib/env';
+import { createRedisStore, createUpstashClient, KEYS } from '../../functions/_lib/store/redis';
+import { createSqliteStore, DATABASE_FILE, type SqliteStore } from '../../functions/_lib/store/sqlite';
+import type { Store } from '../../functions/_lib/store/types';
+import type { Lead, Subscriber } from '../../src/shared/records';
+import type { Overview } from '../../src/shared/api';
+import { createContext } from '../../scripts/harness/functions';
+import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
+import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
+
+type Handler = (req: Request, context: Context) => Promise<Response>;
+/** One page of an admin list, as the dashboard reads it. */
+interface ListPage<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+const PASSWORD = 'correct horse battery staple';
+const SECRET = 'a'.repeat(16) + 'b'.repeat(16) + 'c'.repeat(8);
+const ORIGIN = 'http://localhost';
+let folder: string;
+const opened: SqliteStore[] = [];
+/** The embedded store the handlers use, opened beside them. */
+const createFileStore = (directory: string) => {
+  const store = createSqliteStore(directory);
+  opened.push(store);
+  return store;
+};
+
+beforeEach(() => {
+  folder = mkdtempSync(path.join(tmpdir(), 'admin-'));
+  for (const key of ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'ADMIN_PASSWORD_HASH']) delete process.env[key];
+  Object.assign(process.env, { LOCAL_STORE_DIR: folder, ADMIN_PASSWORD: PASSWORD, SESSION_SECRET: SECRET, SITE_LOCAL_RUN: 'true' });
+  resetEnv();
+});
+afterEach(() => {
+  for (const store of opened.splice(0)) store.close();
+  rmSync(folder, { recursive: true, force: true });
+  for (const key of ['ADMIN_PASSWORD', 'SESSION_SECRET', 'LOCAL_STORE_DIR', 'SITE_LOCAL_RUN']) delete process.env[key];
+  resetEnv();
+});
+
+function request(pathname: string, { method = 'GET', cookie, body, headers = {} }: { method?: string; cookie?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  return new Request(`${ORIGIN}${pathname}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {}), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+const run = (handler: Handler, req: Request, ip = '203.0.113.9', params: Record<string, string> = {}) => handler(req, createContext({ ip, params }));
+
+async function login(password = PASSWORD, ip = '203.0.113.9') {
+  const response = await run(adminLogin, request('/api/admin/login', { method: 'POST', body: { password } }), ip);
+  const cookie = /__Host-admin_session=([^;]*)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+  return { response, cookie };
+}
+
+/** Every admin data endpoint, as a request carrying the given cookie. */
+const DATA_ENDPOINTS: [string, Handler, (cookie?: string) => Request, Record<string, string>?][] = [
+  ['GET /api/admin/overview', adminOverview, (cookie) => request('/api/admin/overview', { cookie })],
+  ['GET /api/admin/leads', adminLeads, (cookie) => request('/api/admin/leads?page=1', { cookie })],
+  ['GET /api/admin/leads?format=csv', adminLeads, (cookie) => request('/api/admin/leads?format=csv', { cookie })],
+  ['GET /api/admin/subscribers', adminSubscribers, (cookie) => request('/api/admin/subscribers', { cookie })],
+  ['GET /api/admin/subscribers?format=csv', adminSubscribers, (cookie) => request('/api/admin/subscribers?format=csv', { cookie })],
+  ['DELETE /api/admin/subscribers/{email}', adminSubscribers, (cookie) => request('/api/admin/subscribers/a%40example.com', { method: 'DELETE', cookie, body: {} }), { email: 'a%40example.com' }],
+];
+
+describe('login', () => {
+  test('the right password sets a secure, HttpOnly, strict session cookie of at most 8 hours', async () => {
+    const { response, cookie } = await login();
+    expect(response.status).toBe(200);
+    const header = response.headers.get('set-cookie') ?? '';
+    expect(header).toMatch(/^__Host-admin_session=/);
+    for (const attribute of ['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/', 'Max-Age=28800']) expect(header).toContain(attribute);
+    expect(header).not.toMatch(/Domain=/i);
+    expect(cookie).toBeTruthy();
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  test('each login gets a fresh session id', async () => {
+    const first = await login();
+    const second = await login();
+    expect(first.cookie?.split('.')[0]).not.toBe(second.cookie?.split('.')[0]);
+  });
+
+  test('a wrong password answers 401 "Invalid password"', async () => {
+    const { response, cookie } = await login('wrong password');
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: 'Invalid password' });
+    expect(cookie).toBeUndefined();
+  });
+
+  test('the sixth attempt after five wrong passwords answers 429, even with the right password, for that IP only', async () => {
+    for (let attempt = 0; attempt < 5; attempt += 1) expect((await login('wrong', '198.51.100.20')).response.status).toBe(401);
+    const sixth = await login('wrong', '198.51.100.20');
+    expect(sixth.response.status).toBe(429);
+    expect(Number(sixth.response.headers.get('retry-after'))).toBeGreaterThan(800);
+    const right = await login(PASSWORD, '198.51.100.20');
+    expect(right.response.status).toBe(429);
+    expect(right.cookie).toBeUndefined();
+    expect((await login(PASSWORD, '198.51.100.21')).response.status).toBe(200);
+  });
+
+  test('the lockout ends when its 15-minute window has passed', async () => {
+    const store = createFileStore(folder);
+    const longAgo = new Date(Date.now() - 16 * 60 * 1000);
+    for (let attempt = 0; attempt < 6; attempt += 1) await store.countLoginAttempt('198.51.100.30', 15 * 60, longAgo);
+    expect((await login(PASSWORD, '198.51.100.30')).response.status).toBe(200);
+  });
+
+  test('without a password or secret configured, login answers 503 and says how to configure it', async () => {
+    delete process.env.SESSION_SECRET;
+    resetEnv();
+    const { response } = await login();
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: string }).error).toMatch(/ADMIN_PASSWORD_HASH.*SESSION_SECRET/);
+  });
+
+  // On Netlify the deploy context comes from a request header and is empty when it is missing:
+  // only the local run's own variable lets a plain password or the embedded store in.
+  test.each(['production', 'deploy-preview', '', 'dev'])('outside a local run (deploy context %j), a plain ADMIN_PASSWORD and the embedded store are refused', async (deployContext) => {
+    delete process.env.SITE_LOCAL_RUN;
+    resetEnv();
+    const context = createContext({ ip: '1.2.3.4' });
+    context.deploy.context = deployContext;
+    const response = await adminLogin(request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }), context);
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: string }).error).toMatch(/ADMIN_PASSWORD_HASH/);
+    expect(response.headers.get('set-cookie')).toBeNull();
+
+    // With a hash the password is accepted as configured, and the store is still refused: no embedded store off a local run.
+    Object.assign(process.env, { ADMIN_PASSWORD_HASH: await hashPassword(PASSWORD) });
+    resetEnv();
+    const withHash = await adminLogin(request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }), context);
+    expect(withHash.status).toBe(503);
+    expect(await withHash.json()).toMatchObject({ error: 'Storage is not configured' });
+  });
+
+  test.each([
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }, 403],
+    ['a foreign Origin', { origin: 'https://evil.example' }, 403],
+    ['a form content type', { 'content-type': 'application/x-www-form-urlencoded' }, 415],
+  ])('a login with %s is refused', async (_label, headers, status) => {
+    const response = await run(adminLogin, request('/api/admin/login', { method: 'POST', body: { password: PASSWORD }, headers }));
+    expect(response.status).toBe(status);
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+});
+
+/** A store the login handler can use, and a way to let its lockout window pass without waiting 15 minutes. */
+interface LockoutBackend {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Points the handlers at this store (after the shared set-up above). */
+  use(): Promise<void>;
+  /** Ends the client's current window in the store itself, as its expiry would. */
+  endWindow(client: string): Promise<void>;
+}
+
+const embeddedLockout: LockoutBackend = {
+  start: async () => undefined,
+  stop: async () => undefined,
+  use: async () => undefined,
+  async endWindow(client) {
+    const db = new DatabaseSync(path.join(folder, DATABASE_FILE));
+    try {
+      db.prepare('UPDATE login_attempts SET reset_at = ? WHERE client = ?').run(Date.now() - 1, client);
+    } finally {
+      db.close();
+    }
+  },
+};
+
+const UPSTASH_TOKEN = 'admin-lockout-token';
+let redis: RedisServerHandle | undefined;
+let bridge: UpstashBridge | undefined;
+const upstashClient = () => createUpstashClient({ url: bridge?.url ?? '', token: UPSTASH_TOKEN, timeoutMs: 5000 });
+const upstashLockout: LockoutBackend = {
+  async start() {
+    redis = await startRedisServer();
+    bridge = await startUpstashBridge({ redisUrl: redis.url, token: UPSTASH_TOKEN });
+  },
+  async stop() {
+    await bridge?.stop();
+    await redis?.stop();
+  },
+  async use() {
+    Object.assign(process.env, { UPSTASH_REDIS_REST_URL: bridge?.url, UPSTASH_REDIS_REST_TOKEN: UPSTASH_TOKEN });
+    resetEnv();
+    await upstashClient().flushdb();
+  },
+  async endWindow(client) {
+    await upstashClient().pexpireat(KEYS.loginAttempts(client), Date.now() - 1);
+  },
+};
+
+describe.each([
+  ['the embedded SQLite store', embeddedLockout],
+  ['Upstash Redis', upstashLockout],
+])('login lockout on %s', (_name, backend) => {
+  beforeAll(() => backend.start());
+  afterAll(() => backend.stop());
+  beforeEach(() => backend.use());
+  afterEach(() => {
+    delete process.env.UPSTASH_REDIS_REST_URL;
+    delete process.env.UPSTASH_REDIS_REST_TOKEN;
+  });
+
+  test('100 simultaneous wrong passwords from one IP: 5 are checked, the rest and then the right one are refused until the window passes', async () => {
+    const ip = '198.51.100.77';
+    const statuses = (await Promise.all(Array.from({ length: 100 }, () => login('wrong password', ip)))).map(({ response }) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(95);
+    const right = await login(PASSWORD, ip);
+    expect(right.response.status).toBe(429);
+    expect(right.cookie).toBeUndefined();
+    await backend.endWindow(ip);
+    expect((await login(PASSWORD, ip)).response.status).toBe(200);
+  });
+
+  test('a successful login resets the count of its client', async () => {
+    const ip = '198.51.100.78';
+    for (let attempt = 0; attempt < 4; attempt += 1) expect((await login('wrong password', ip)).response.status).toBe(401);
+    expect((await login(PASSWORD, ip)).response.status).toBe(200);
+    const after = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) after.push((await login('wrong password', ip)).response.status);
+    expect(after).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+});
+
+describe('admin data endpoints', () => {
+  const now = new Date();
+  const cookies: [string, () => Promise<string | undefined>][] = [
+    ['no cookie', async () => undefined],
+    ['a tampered cookie', async () => (await login()).cookie?.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'))],
+    ['a truncated cookie', async () => (await login()).cookie?.slice(0, 30)],
+    ['an oversized cookie', async () => 'x'.repeat(8000)],
+    ['an expired cookie', async () => signSession('c2Vzc2lvbi1pZC1leHBpcmVkLTAwMDAwMDAwMDAwMDA', new Date(now.getTime() - 1000), SECRET)],
+    ['a cookie signed with another secret', async () => signSession('c2Vzc2lvbi1pZC1vdGhlci0wMDAwMDAwMDAwMDAwMDA', new Date(now.getTime() + 3_600_000), 'z'.repeat(40))],
+    ['a well-signed cookie whose session was never created', async () => signSession('bm90LWluLXRoZS1zdG9yZS0wMDAwMDAwMDAwMDAwMDA', new Date(now.getTime() + 3_600_000), SECRET)],
+  ];
+
+  for (const [endpoint, handler, build, params] of DATA_ENDPOINTS) {
+    test.each(cookies)(`${endpoint} answers 401 to %s`, async (_label, makeCookie) => {
+      const response = await run(handler, build(await makeCookie()), '203.0.113.50', params);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: 'Not logged in' });
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    });
+  }
+
+  test('with a valid session they answer, and the session endpoint says so', async () => {
+    const { cookie } = await login();
+    for (const [, handler, build, params] of DATA_ENDPOINTS.filter(([name]) => !name.startsWith('DELETE'))) {
+      expect((await run(handler, build(cookie), '203.0.113.9', params)).status).toBe(200);
+    }
+    expect(await (await run(adminSession, request('/api/admin/session', { cookie }))).json()).toEqual({ authenticated: true });
+    expect(await (await run(adminSession, request('/api/admin/session'))).json()).toEqual({ authenticated: false });
+  });
+
+  test('a cookie replayed after logout answers 401', async () => {
+    const { cookie } = await login();
+    const logout = await run(adminLogout, request('/api/admin/logout', { method: 'POST', cookie, body: {} }));
+    expect(logout.status).toBe(200);
+    expect(logout.headers.get('set-cookie')).toMatch(/Max-Age=0/);
+    expect((await run(adminOverview, request('/api/admin/overview', { cookie }))).status).toBe(401);
+  });
+
+  test('a cross-site state-changing call answers 403 and changes nothing', async () => {
+    const store = createFileStore(folder);
+    await store.subscribe({ email: 'keep@example.com', firstName: 'Keep', source: 'website_footer' }, new Date());
+    const { cookie } = await login();
+    const params = { email: 'keep%40example.com' };
+    const crossSite = request('/api/admin/subscribers/keep%40example.com', { method: 'DELETE', cookie, body: {}, headers: { 'sec-fetch-site': 'cross-site' } });
+    expect((await run(adminSubscribers, crossSite, '203.0.113.9', params)).status).toBe(403);
+    const foreign = request('/api/admin/logout', { method: 'POST', cookie, body: {}, headers: { origin: 'https://evil.example' } });
+    expect((await run(adminLogout, foreign)).status).toBe(403);
+    expect(await store.getSubscriber('keep@example.com')).toBeDefined();
+    expect((await run(adminOverview, request('/api/admin/overview', { cookie }))).status).toBe(200);
+  });
+
+  test('records whose source is a name Object.prototype has keep the dashboard figures numbers', async () => {
+    // Stored before sources were checked, or by an older version: the counts must stay data.
+    const store = createFileStore(folder);
+    const now = new Date();
+    for (const source of ['constructor', 'toString', 'valueOf', '__proto__', 'contact_form']) await store.createLead({ name: 'Ada', email: `${source}@example.com`, source }, now);
+    await store.subscribe({ email: 'proto@example.com', firstName: 'Proto', source: 'constructor' }, now);
+    const { cookie } = await login();
+    const overview = (await (await run(adminOverview, request('/api/admin/overview', { cookie }))).json()) as {
+      totals: Record<'leads' | 'subscribers', Record<'total' | 'last7' | 'last30', unknown>>;
+      daily: { leads: unknown; subscribers: unknown }[];
+      sources: Record<'leads' | 'subscribers', Record<string, unknown>>;
+    };
+    expect(overview.totals).toEqual({ leads: { total: 5, last7: 5, last30: 5 }, subscribers: { total: 1, last7: 1, last30: 1 } });
+    expect(overview.daily.at(-1)).toMatchObject({ leads: 5, subscribers: 1 });
+    expect(Object.entries(overview.sources.leads).sort()).toEqual([['__proto__', 1], ['constructor', 1], ['contact_form', 1], ['toString', 1], ['valueOf', 1]]);
+    expect(overview.sources.subscribers).toEqual({ constructor: 1 });
+  });
+
+  test.each([['%E0%A4%A'], ['%'], ['%zz%40example.com']])('deleting with a malformed percent-escape (%s) in the path answers 400, not 500', async (email) => {
+    const { cookie } = await login();
+    const response = await run(adminSubscribers, request(`/api/admin/subscribers/${email}`, { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'The path holds a malformed percent-escape' });
+  });
+
+  test('deleting a subscriber erases it', async () => {
+    const store = createFileStore(folder);
+    await store.subscribe({ email: 'gone@example.com', firstName: 'Gone', source: 'website_footer' }, new Date());
+    const { cookie } = await login();
+    const response = await run(adminSubscribers, request('/api/admin/subscribers/gone%40example.com', { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email: 'gone%40example.com' });
+    expect(response.status).toBe(200);
+    expect(await store.getSubscriber('gone@example.com')).toBeUndefined();
+  });
+
+  test('the CSV export quotes cells and neutralises formulas', async () => {
+    const store = createFileStore(folder);
+    await store.createLead({ name: '=HYPERLINK("http://evil.example","x")', email: 'f@example.com', source: 'contact_form', notes: 'line one\nline "two"' }, new Date());
+    const { cookie } = await login();
+    const response = await run(adminLeads, request('/api/admin/leads?format=csv', { cookie }));
+    expect(response.headers.get('content-type')).toContain('text/csv');
+    expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="leads-/);
+    const csv = await response.text();
+    expect(csv).toContain('"\'=HYPERLINK(""http://evil.example"",""x"")"');
+    expect(csv).toContain('"line one\nline ""two"""');
+  });
+});
+
+describe('on a deployed site, with a store that answers', () => {
+  let hash: string;
+  beforeAll(async () => {
+    await upstashLockout.start();
+    hash = await hashPassword(PASSWORD);
+  });
+  afterAll(() => upstashLockout.stop());
+  beforeEach(async () => {
+    delete process.env.SITE_LOCAL_RUN;
+    await upstashLockout.use();
+  });
+  afterEach(() => {
+    delete process.env.UPSTASH_REDIS_REST_URL;
+    delete process.env.UPSTASH_REDIS_REST_TOKEN;
+  });
+
+  // The store is reachable here, so a 503 can only be the refusal of the plain password itself.
+  test.each(['production', 'deploy-preview', '', 'dev'])('a plain ADMIN_PASSWORD is refused as "not configured" (deploy context %j), and the hash gets in', async (deployContext) => {
+    const context = createContext({ ip: '203.0.113.60' });
+    context.deploy.context = deployContext;
+    const refused = await adminLogin(request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }), context);
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({
+      error:
+        'Admin login is not configured. Set ADMIN_PASSWORD_HASH (print one with `npm run admin:hash-password`) and SESSION_SECRET (32+ random characters) in the environment; locally, ADMIN_PASSWORD may replace the hash.',
+    });
+    expect(refused.headers.get('set-cookie')).toBeNull();
+
+    Object.assign(process.env, { ADMIN_PASSWORD_HASH: hash });
+    resetEnv();
+    const accepted = await adminLogin(request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }), context);
+    expect(accepted.status).toBe(200);
+    expect(accepted.headers.get('set-cookie')).toMatch(/^__Host-admin_session=/);
+  });
+});
+
+describe('when the store fails, nobody is let in and nothing is shown', () => {
+  const STORE_UNAVAILABLE = { error: 'The service is temporarily unavailable. Please try again in a moment.' };
+  beforeAll(() => upstashLockout.start());
+  afterAll(() => upstashLockout.stop());
+  beforeEach(async () => {
+    await upstashLockout.use();
+    Object.assign(process.env, { STORE_TIMEOUT_MS: '300' });
+    resetEnv();
+  });
+  afterEach(() => {
+    bridge?.setBroken(false);
+    for (const key of ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'STORE_TIMEOUT_MS']) delete process.env[key];
+  });
+
+  test('a login whose attempt cannot be counted answers 503, even with the right password', async () => {
+    const ip = '198.51.100.90';
+    // The count's key holds a hash: the store answers, but counting fails (WRONGTYPE).
+    await upstashClient().hset(KEYS.loginAttempts(ip), { broken: '1' });
+    const refused = await login(PASSWORD, ip);
+    expect(refused.response.status).toBe(503);
+    expect(await refused.response.json()).toEqual(STORE_UNAVAILABLE);
+    expect(refused.cookie).toBeUndefined();
+    await upstashClient().del(KEYS.loginAttempts(ip));
+    expect((await login(PASSWORD, ip)).response.status).toBe(200);
+  });
+
+  test('a login while the store does not answer is refused with 503 within seconds', async () => {
+    bridge?.setBroken(true);
+    const started = Date.now();
+    const { response, cookie } = await login(PASSWORD, '198.51.100.91');
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual(STORE_UNAVAILABLE);
+    expect(cookie).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  test('with a valid session, every data endpoint answers 503 while the store does not answer', async () => {
+    const { cookie } = await login(PASSWORD, '198.51.100.92');
+    expect(cookie).toBeTruthy();
+    bridge?.setBroken(true);
+    for (const [endpoint, handler, build, params] of DATA_ENDPOINTS) {
+      const response = await run(handler, build(cookie), '198.51.100.92', params);
+      expect(response.status, endpoint).toBe(503);
+      expect(await response.json(), endpoint).toEqual(STORE_UNAVAILABLE);
+    }
+    // The page cannot tell whether its session is live: it says so, rather than "logged out" or "logged in".
+    const session = await run(adminSession, request('/api/admin/session', { cookie }));
+    expect(session.status).toBe(503);
+    expect(await session.json()).toEqual(STORE_UNAVAILABLE);
+  });
+});
+
+describe('deleting a subscriber', () => {
+  test.each([
+    ['an address that is not one', 'not-an-email'],
+    ['an empty address', ''],
+    ['two addresses', 'a%40example.com%2Cb%40example.com'],
+  ])('with %s answers 400 and deletes nothing', async (_label, email) => {
+    const store = createFileStore(folder);
+    await store.subscribe({ email: 'a@example.com', firstName: 'Stay', source: 'website_footer' }, new Date());
+    const { cookie } = await login();
+    const response = await run(adminSubscribers, request(`/api/admin/subscribers/${email}`, { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'Give the e-mail address of the subscriber to delete' });
+    expect(await store.countSubscribers()).toBe(1);
+  });
+
+  test('an address nobody subscribed with answers 404 and deletes nothing', async () => {
+    const store = createFileStore(folder);
+    await store.subscribe({ email: 'stay@example.com', firstName: 'Stay', source: 'website_footer' }, new Date());
+    const { cookie } = await login();
+    const response = await run(adminSubscribers, request('/api/admin/subscribers/nobody%40example.com', { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email: 'nobody%40example.com' });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'No subscriber has that address' });
+    expect(await store.countSubscribers()).toBe(1);
+  });
+
+  test('a known address, in any case, answers 200 naming the address and deletes that subscriber only', async () => {
+    const store = createFileStore(folder);
+    const now = new Date();
+    for (const email of ['gone@example.com', 'stay@example.com']) await store.subscribe({ email, firstName: 'Someone', source: 'website_footer' }, now);
+    const { cookie } = await login();
+    const response = await run(adminSubscribers, request('/api/admin/subscribers/Gone%40Example.com', { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email: 'Gone%40Example.com' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ deleted: 'gone@example.com' });
+    expect((await store.listSubscribers({ offset: 0, limit: 10 })).map((subscriber) => subscriber.email)).toEqual(['stay@example.com']);
+  });
+});
+
+const DAY_MS = 86_400_000;
+/** The UTC day of a time, as the dashboard names days. */
+const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+describe.each([
+  ['the embedded SQLite store', embeddedLockout, () => createFileStore(folder)],
+  ['Upstash Redis', upstashLockout, () => createRedisStore(upstashClient())],
+])('the dashboard on %s', (_name, backend, openStore: () => Store) => {
+  // One moment for the seeding and the handlers alike, so no day boundary falls between them.
+  const NOW = Date.now();
+  const ago = (days: number, seconds = 0) => new Date(NOW - days * DAY_MS - seconds * 1000);
+  beforeAll(() => backend.start());
+  afterAll(() => backend.stop());
+  beforeEach(async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    await backend.use();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    delete process.env.UPSTASH_REDIS_REST_URL;
+    delete process.env.UPSTASH_REDIS_REST_TOKEN;
+  });
+
+  async function get<T>(handler: Handler, pathname: string, cookie: string | undefined): Promise<T> {
+    const response = await run(handler, request(pathname, { cookie }));
+    expect(response.status, pathname).toBe(200);
+    return (await response.json()) as T;
+  }
+
+  test('the overview counts the last 7 and 30 days, 90 days of series and the sources of those 90 days', async () => {
+    const store = openStore();
+    // [days ago, source]: on the 7th and 30th day back a record falls out of "last 7" and "last 30",
+    // on the 90th out of the series and the source counts; the total counts everything.
+    const leads: [number, string][] = [
+      [0, 'contact_form'],
+      [0, 'contact_form'],
+      [0, 'zoho_guide'],
+      [6, 'contact_form'],
+      [7, 'zoho_guide'],
+      [29, 'contact_form'],
+      [30, 'contact_form'],
+      [89, 'zoho_guide'],
+      [90, 'contact_form'],
+    ];
+    for (const [index, [days, source]] of leads.entries()) await store.createLead({ name: `Lead ${index}`, email: `lead-${index}@example.com`, source }, ago(days, index));
+    const subscribers: [number, string][] = [
+      [0, 'website_footer'],
+      [0, 'newsletter_footer'],
+      [3, 'newsletter_footer'],
+      [10, 'website_footer'],
+      [45, 'newsletter_footer'],
+      [120, 'website_footer'],
+    ];
+    for (const [index, [days, source]] of subscribers.entries()) await store.subscribe({ email: `sub-${index}@example.com`, firstName: `Sub ${index}`, source }, ago(days, index));
+    // A known address subscribing again through another form is not a new subscriber.
+    await store.subscribe({ email: 'sub-0@example.com', firstName: 'Sub 0', source: 'newsletter_footer' }, ago(0));
+
+    const { cookie } = await login();
+    const overview = await get<Overview>(adminOverview, '/api/admin/overview', cookie);
+    expect(overview.totals).toEqual({ leads: { total: 9, last7: 4, last30: 6 }, subscribers: { total: 6, last7: 3, last30: 4 } });
+    expect(overview.sources).toEqual({ leads: { contact_form: 5, zoho_guide: 3 }, subscribers: { website_footer: 2, newsletter_footer: 3 } });
+
+    const series = (counts: Record<number, number>) => Array.from({ length: 90 }, (_, index) => ({ day: dayOf(NOW - (89 - index) * DAY_MS), count: counts[89 - index] ?? 0 }));
+    expect(overview.daily.map(({ day, leads: count }) => ({ day, count }))).toEqual(series({ 0: 3, 6: 1, 7: 1, 29: 1, 30: 1, 89: 1 }));
+    expect(overview.daily.map(({ day, subscribers: count }) => ({ day, count }))).toEqual(series({ 0: 2, 3: 1, 10: 1, 45: 1 }));
+    expect(overview.daily.at(-1)?.day).toBe(dayOf(NOW));
+
+    // The newest records come first, all of them while there are fewer than a page.
+    expect(overview.leads.items.map((lead) => lead.email)).toEqual(leads.map((_, index) => `lead-${index}@example.com`));
+    expect(overview.subscribers.items.map((subscriber) => subscriber.email)).toEqual(subscribers.map((_, index) => `sub-${index}@example.com`));
+    expect(overview.subscribers.items[0]?.sources).toEqual(['website_footer', 'newsletter_footer']);
+  });
+
+  test('the lists come 20 to a page, newest first, with the total; a page past the end is empty', async () => {
+    const store = openStore();
+    for (let index = 0; index < 45; index += 1) await store.createLead({ name: `Lead ${index}`, email: `page-${index}@example.com`, source: 'contact_form' }, ago(0, index));
+    for (let index = 0; index < 23; index += 1) await store.subscribe({ email: `page-${index}@example.com`, firstName: 'Reader', source: 'website_footer' }, ago(0, index));
+    const emails = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => `page-${from + index}@example.com`);
+    const { cookie } = await login();
+
+    const pages = await Promise.all([1, 2, 3, 4].map((page) => get<ListPage<Lead>>(adminLeads, `/api/admin/leads?page=${page}`, cookie)));
+    expect(pages.map(({ items, ...rest }) => ({ emails: items.map((lead) => lead.email), ...rest }))).toEqual([
+      { emails: emails(0, 20), total: 45, page: 1, pageSize: 20 },
+      { emails: emails(20, 40), total: 45, page: 2, pageSize: 20 },
+      { emails: emails(40, 45), total: 45, page: 3, pageSize: 20 },
+      { emails: [], total: 45, page: 4, pageSize: 20 },
+    ]);
+    const subscriberPage = await get<ListPage<Subscriber>>(adminSubscribers, '/api/admin/subscribers?page=2', cookie);
+    expect({ ...subscriberPage, items: subscriberPage.items.map((subscriber) => subscriber.email) }).toEqual({ items: emails(20, 23), total: 23, page: 2, pageSize: 20 });
+
+    // A page number that is not one shows the first page.
+    for (const page of ['0', '-1', 'two', '1.5', '']) {
+      const first = await get<ListPage<Lead>>(adminLeads, `/api/admin/leads?page=${page}`, cookie);
+      expect({ page: first.page, emails: first.items.map((lead) => lead.email) }, `page=${page}`).toEqual({ page: 1, emails: emails(0, 20) });
+    }
+    const overview = await get<Overview>(adminOverview, '/api/admin/overview', cookie);
+    expect(overview.leads).toMatchObject({ total: 45, page: 1, pageSize: 20 });
+    expect(overview.leads.items.map((lead) => lead.email)).toEqual(emails(0, 20));
+    expect(overview.subscribers.items.map((subscriber) => subscriber.email)).toEqual(emails(0, 20));
+  });
+});
