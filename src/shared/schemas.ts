@@ -159,6 +159,9 @@ export const FooterSignupForm = z.object({
 /** The blog newsletter form's fields. */
 export const NewsletterForm = SubscriberRequest.pick({ firstName: true, lastName: true, email: true, [HONEYPOT_FIELD]: true });
 
+/** The Zoho guide form's fields: the same as the newsletter form's, sent as a lead with the name joined. */
+export const GuideForm = NewsletterForm;
+
 /** The contact form's fields. */
 export const ContactForm = z.object({
   name: requiredText(LIMITS.fullName, MESSAGES.name),
