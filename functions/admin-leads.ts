@@ -1,8 +1,9 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, csvDownload, requireAdmin } from './_lib/admin';
-import { toCsv } from './_lib/csv';
+import { csvDownload, toCsv } from './_lib/admin/csv';
+import { ALL, listPage } from './_lib/admin/insights';
+import { ADMIN_HEADERS, requireAdmin } from './_lib/admin/session';
 import { endpoint, json, requireMethod } from './_lib/http';
-import { ALL, listPage } from './_lib/insights';
+import { getStore } from './_lib/store/get-store';
 import type { Lead } from '../src/shared/records';
 
 const COLUMNS: { header: string; value: (lead: Lead) => unknown }[] = [
@@ -18,7 +19,8 @@ const COLUMNS: { header: string; value: (lead: Lead) => unknown }[] = [
 /** Leads, newest first: a page as JSON, or all of them as CSV with ?format=csv. */
 export default endpoint({ name: 'admin-leads', headers: ADMIN_HEADERS }, async (req) => {
   requireMethod(req, ['GET']);
-  const { store } = await requireAdmin(req);
+  await requireAdmin(req);
+  const store = await getStore();
   const url = new URL(req.url);
   if (url.searchParams.get('format') === 'csv') return csvDownload('leads', toCsv(COLUMNS, await store.listLeads(ALL)));
   return json(200, await listPage(url, store.listLeads, store.countLeads));

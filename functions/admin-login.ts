@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, adminConfig, LOGIN_WINDOW_SECONDS, MAX_LOGIN_ATTEMPTS, NOT_CONFIGURED, requireSameOrigin } from './_lib/admin';
-import { newSessionId, SESSION_MAX_AGE_SECONDS, sessionCookie, signSession } from './_lib/auth';
+import { newSessionId, SESSION_MAX_AGE_SECONDS, sessionCookie, signSession } from './_lib/admin/auth';
+import { ADMIN_HEADERS, adminConfig, LOGIN_WINDOW_SECONDS, MAX_LOGIN_ATTEMPTS, NOT_CONFIGURED, requireSameOrigin } from './_lib/admin/session';
 import { requireClientKey } from './_lib/client';
 import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
 import { getStore } from './_lib/store/get-store';

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, adminConfig, requireSameOrigin } from './_lib/admin';
-import { clearedSessionCookie, readCookie, SESSION_COOKIE, verifySession } from './_lib/auth';
+import { clearedSessionCookie } from './_lib/admin/auth';
+import { ADMIN_HEADERS, adminConfig, cookieSession, requireSameOrigin } from './_lib/admin/session';
 import { endpoint, json, requireMethod } from './_lib/http';
 import { getStore } from './_lib/store/get-store';
 
@@ -8,8 +8,8 @@ import { getStore } from './_lib/store/get-store';
 export default endpoint({ name: 'admin-logout', headers: ADMIN_HEADERS }, async (req) => {
   requireMethod(req, ['POST']);
   requireSameOrigin(req);
-  const config = adminConfig();
-  const session = config ? verifySession(readCookie(req.headers.get('cookie'), SESSION_COOKIE), config.secret, new Date()) : null;
+  // The cookie's session is deleted whether or not the store still holds it.
+  const session = cookieSession(req, adminConfig());
   if (session) {
     const store = await getStore();
     await store.deleteSession(session.sessionId);

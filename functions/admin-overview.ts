@@ -1,12 +1,14 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, requireAdmin } from './_lib/admin';
+import { overview } from './_lib/admin/insights';
+import { ADMIN_HEADERS, requireAdmin } from './_lib/admin/session';
 import { endpoint, json, requireMethod } from './_lib/http';
-import { overview } from './_lib/insights';
+import { getStore } from './_lib/store/get-store';
 
 /** The dashboard's first view in one call: totals, 90 days of counts, sources and the newest records. */
 export default endpoint({ name: 'admin-overview', headers: ADMIN_HEADERS }, async (req) => {
   requireMethod(req, ['GET']);
-  const { store } = await requireAdmin(req);
+  await requireAdmin(req);
+  const store = await getStore();
   return json(200, await overview(store, new Date()));
 });
 

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, adminConfig, NOT_CONFIGURED, requireAdmin } from './_lib/admin';
-import { endpoint, errorResponse, HttpError, json, requireMethod } from './_lib/http';
+import { ADMIN_HEADERS, adminConfig, NOT_CONFIGURED, readSession } from './_lib/admin/session';
+import { endpoint, errorResponse, json, requireMethod } from './_lib/http';
 
 /**
  * Tells the admin page whether its cookie is a live session, so a reload keeps the person logged
@@ -8,14 +8,9 @@ import { endpoint, errorResponse, HttpError, json, requireMethod } from './_lib/
  */
 export default endpoint({ name: 'admin-session', headers: ADMIN_HEADERS }, async (req) => {
   requireMethod(req, ['GET']);
-  if (!adminConfig()) return errorResponse(503, NOT_CONFIGURED);
-  try {
-    await requireAdmin(req);
-    return json(200, { authenticated: true });
-  } catch (error) {
-    if (error instanceof HttpError && error.response.status === 401) return json(200, { authenticated: false });
-    throw error;
-  }
+  const config = adminConfig();
+  if (!config) return errorResponse(503, NOT_CONFIGURED);
+  return json(200, { authenticated: (await readSession(req, config)) !== null });
 });
 
 export const config: Config = { path: '/api/admin/session' };

@@ -1,10 +1,11 @@
 import type { Config } from '@netlify/functions';
-import { ADMIN_HEADERS, csvDownload, requireAdmin, requireSameOrigin } from './_lib/admin';
-import { toCsv } from './_lib/csv';
+import { csvDownload, toCsv } from './_lib/admin/csv';
+import { ALL, listPage } from './_lib/admin/insights';
+import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
 import { decodePathSegment, endpoint, errorResponse, json, requireMethod } from './_lib/http';
-import { ALL, listPage } from './_lib/insights';
-import { Email } from '../src/shared/schemas';
+import { getStore } from './_lib/store/get-store';
 import type { Subscriber } from '../src/shared/records';
+import { Email } from '../src/shared/schemas';
 
 const COLUMNS: { header: string; value: (subscriber: Subscriber) => unknown }[] = [
   { header: 'created_at', value: (subscriber) => subscriber.createdAt },
@@ -18,7 +19,8 @@ const COLUMNS: { header: string; value: (subscriber: Subscriber) => unknown }[] 
 /** Subscribers, newest first (a page as JSON, or all as CSV), and DELETE /api/admin/subscribers/{email} for erasure requests. */
 export default endpoint({ name: 'admin-subscribers', headers: ADMIN_HEADERS }, async (req, context) => {
   requireMethod(req, ['GET', 'DELETE']);
-  const { store } = await requireAdmin(req);
+  await requireAdmin(req);
+  const store = await getStore();
 
   if (req.method === 'DELETE') {
     requireSameOrigin(req);

@@ -10,7 +10,7 @@
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { hashPassword } from '../../functions/_lib/auth.ts';
+import { hashPassword } from '../../functions/_lib/admin/auth.ts';
 
 const MIN_LENGTH = 12;
 

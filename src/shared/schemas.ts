@@ -76,8 +76,10 @@ export const Email = z
  * and line breaks are allowed in multi-line text only) and the bidirectional overrides and
  * isolates, which make text display in another order than it is stored.
  */
+/* eslint-disable no-control-regex -- finding control characters is what these two are for */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const CONTROL_MULTILINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+/* eslint-enable no-control-regex */
 const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
 /** A character someone can see: not a space, separator, format (zero-width) or control character. */
 const VISIBLE = /[^\p{Z}\p{C}\s]/u;
@@ -156,6 +158,9 @@ export const FooterSignupForm = z.object({
 
 /** The blog newsletter form's fields. */
 export const NewsletterForm = SubscriberRequest.pick({ firstName: true, lastName: true, email: true, [HONEYPOT_FIELD]: true });
+
+/** The Zoho guide form's fields: the same as the newsletter form's, sent as a lead with the name joined. */
+export const GuideForm = NewsletterForm;
 
 /** The contact form's fields. */
 export const ContactForm = z.object({

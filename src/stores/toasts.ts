@@ -1,67 +1,40 @@
 /**
- * Toasts, raised from any island. State lives outside React (a nanostore), so the Toaster island
- * can hydrate only when the first toast is raised and still show it.
+ * The toast, raised from any island. State lives outside React (a nanostore), so the Toaster island
+ * can hydrate only when the first toast is raised and still show it. One toast at a time: a new one
+ * takes the place of the last.
  */
 import { atom } from 'nanostores';
 
-/** At most one toast is on screen. */
-export const TOAST_LIMIT = 1;
-/** A dismissed toast stays in the list, closed, for this long before it is removed. */
-export const TOAST_REMOVE_DELAY = 1_000_000;
 /** How long a toast is shown. */
 export const TOAST_DURATION = 5000;
 /** Raised on window when a toast is added: the Toaster island hydrates on it. */
 export const TOASTER_EVENT = 'toaster:wanted';
-
-export interface ToastAction {
-  label: string;
-  /** What a screen reader user is told to do instead of pressing the button. */
-  altText: string;
-  onClick: () => void;
-}
+/** A dismissed toast stays, closed, this long before it is removed: its exit plays out on the closed item. */
+const REMOVE_DELAY = 1_000_000;
 
 export interface ToastInput {
   title: string;
   description?: string;
   variant?: 'default' | 'destructive';
-  action?: ToastAction;
 }
 
-export interface ToastItem extends ToastInput {
-  id: string;
-  open: boolean;
-}
+/** The toast on screen, or the last one, closed, until it is removed. */
+export const $toast = atom<(ToastInput & { id: number; open: boolean }) | undefined>();
 
-export const $toasts = atom<ToastItem[]>([]);
+let lastId = 0;
 
-let counter = 0;
-const removalTimers = new Map<string, ReturnType<typeof setTimeout>>();
-
-function scheduleRemoval(id: string) {
-  if (removalTimers.has(id)) return;
-  removalTimers.set(
-    id,
-    setTimeout(() => {
-      removalTimers.delete(id);
-      $toasts.set($toasts.get().filter((item) => item.id !== id));
-    }, TOAST_REMOVE_DELAY),
-  );
-}
-
-export function dismissToast(id?: string): void {
-  $toasts.set(
-    $toasts.get().map((item) => {
-      if (id !== undefined && item.id !== id) return item;
-      scheduleRemoval(item.id);
-      return { ...item, open: false };
-    }),
-  );
-}
-
-export function toast(input: ToastInput): { id: string; dismiss: () => void } {
-  counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
-  const id = String(counter);
-  $toasts.set([{ ...input, id, open: true }, ...$toasts.get()].slice(0, TOAST_LIMIT));
+export function toast(input: ToastInput): void {
+  lastId += 1;
+  $toast.set({ ...input, id: lastId, open: true });
   if (typeof window !== 'undefined') window.dispatchEvent(new Event(TOASTER_EVENT));
-  return { id, dismiss: () => dismissToast(id) };
+}
+
+/** Closes the toast with this id; it is removed later, unless a new one has taken its place by then. */
+export function dismissToast(id: number): void {
+  const current = $toast.get();
+  if (current?.id !== id || !current.open) return;
+  $toast.set({ ...current, open: false });
+  setTimeout(() => {
+    if ($toast.get()?.id === id) $toast.set(undefined);
+  }, REMOVE_DELAY);
 }

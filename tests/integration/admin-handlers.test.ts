@@ -14,7 +14,7 @@ import adminLogout from '../../functions/admin-logout';
 import adminOverview from '../../functions/admin-overview';
 import adminSession from '../../functions/admin-session';
 import adminSubscribers from '../../functions/admin-subscribers';
-import { hashPassword, SESSION_COOKIE, signSession } from '../../functions/_lib/auth';
+import { hashPassword, SESSION_COOKIE, signSession } from '../../functions/_lib/admin/auth';
 import { resetEnv } from '../../functions/_lib/env';
 import { createRedisStore, createUpstashClient, KEYS } from '../../functions/_lib/store/redis';
 import { createSqliteStore, DATABASE_FILE, type SqliteStore } from '../../functions/_lib/store/sqlite';

@@ -18,7 +18,7 @@ import {
   verifyPassword,
   verifyPlainPassword,
   verifySession,
-} from '../../functions/_lib/auth';
+} from '../../functions/_lib/admin/auth';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HASH_FORMAT = /^scrypt\$131072\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/;

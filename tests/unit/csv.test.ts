@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { csvCell, toCsv, UTF8_BOM } from '../../functions/_lib/csv';
+import { csvCell, toCsv, UTF8_BOM } from '../../functions/_lib/admin/csv';
 
 /**
  * Reads CSV text the way a spreadsheet does (RFC 4180 quoting), splitting on the given list

@@ -1,3 +1,4 @@
+// functions/_lib/store keeps the records: the Store interface, its Redis and SQLite adapters, and getStore() with its deadlines.
 /**
  * The store the functions use. Upstash Redis when configured; otherwise the embedded SQLite
  * store, but only in an explicit local run (a deployed site without Upstash must not pretend to

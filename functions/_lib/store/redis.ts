@@ -1,3 +1,4 @@
+// functions/_lib/store keeps the records: the Store interface, its Redis and SQLite adapters, and getStore() with its deadlines.
 /**
  * The store on Upstash Redis. Records are JSON strings (automatic deserialisation is off, so a
  * name like "1234" or "null" stays a string); every write is one atomic round trip.

@@ -1,3 +1,4 @@
+// functions/_lib/store keeps the records: the Store interface, its Redis and SQLite adapters, and getStore() with its deadlines.
 /**
  * The embedded store for local use: SQLite through Node's built-in `node:sqlite`, one database
  * file in a git-ignored folder. Every store call is one transaction; writes begin IMMEDIATE so

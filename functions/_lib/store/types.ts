@@ -1,3 +1,4 @@
+// functions/_lib/store keeps the records: the Store interface, its Redis and SQLite adapters, and getStore() with its deadlines.
 /** What the store keeps, and the verbs it offers. Both adapters implement this one interface. */
 import type { Lead, Subscriber } from '../../../src/shared/records';
 

@@ -74,3 +74,14 @@ export function FormAlert({ tone, children }: { tone: 'success' | 'error'; child
     </div>
   );
 }
+
+/** The alert for a form's last submission, if there was one: its success or its failure message. */
+export function FormResult({ result, success, failure }: { result?: 'success' | 'error'; success: string; failure: string }) {
+  if (!result) return null;
+  // A new alert for a new outcome, so that it is announced afresh.
+  return (
+    <FormAlert key={result} tone={result}>
+      {result === 'success' ? success : failure}
+    </FormAlert>
+  );
+}

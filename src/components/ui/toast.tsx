@@ -39,15 +39,6 @@ export function ToastDescription({ className, ...props }: React.ComponentProps<t
   return <ToastPrimitives.Description className={cn('mt-1 text-sm opacity-90', className)} {...props} />;
 }
 
-export function ToastAction({ className, ...props }: React.ComponentProps<typeof ToastPrimitives.Action>) {
-  return (
-    <ToastPrimitives.Action
-      className={cn('inline-flex h-9 shrink-0 items-center rounded-full px-4 text-sm font-semibold ring-1 ring-current ring-inset hover:bg-black/5', className)}
-      {...props}
-    />
-  );
-}
-
 export function ToastClose({ className, ...props }: React.ComponentProps<typeof ToastPrimitives.Close>) {
   return (
     <ToastPrimitives.Close aria-label="Close" className={cn('absolute top-3 right-3 inline-flex size-8 items-center justify-center rounded-full opacity-70 hover:opacity-100', className)} {...props}>

@@ -1,3 +1,4 @@
+// functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /**
  * Admin authentication primitives: password hashing, the signed session cookie and cookie parsing.
  *
@@ -138,6 +139,12 @@ export function signSession(sessionId: string, expiresAt: Date, secret: string):
   return `${payload}.${sessionMac(payload, secret)}`;
 }
 
+/** An admin session as its cookie names it. */
+export interface Session {
+  sessionId: string;
+  expiresAt: Date;
+}
+
 /** Far above a real cookie value (about 100 characters), far below what could cost anything. */
 const MAX_SESSION_VALUE_LENGTH = 512;
 const SESSION_VALUE = /^([A-Za-z0-9_-]+)\.([0-9]{1,12})\.([A-Za-z0-9_-]{43})$/;
@@ -147,7 +154,7 @@ const SESSION_VALUE = /^([A-Za-z0-9_-]+)\.([0-9]{1,12})\.([A-Za-z0-9_-]{43})$/;
  * ahead than a session may last is `null`, never an exception: the caller answers 401 either way.
  * A valid signature does not prove the session is still open; the store decides that.
  */
-export function verifySession(value: string | undefined, secret: string, now: Date): { sessionId: string; expiresAt: Date } | null {
+export function verifySession(value: string | undefined, secret: string, now: Date): Session | null {
   if (!value || !secret || value.length > MAX_SESSION_VALUE_LENGTH) return null;
   const match = SESSION_VALUE.exec(value);
   if (!match) return null;

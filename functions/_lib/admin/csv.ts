@@ -1,3 +1,4 @@
+// functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /**
  * CSV export (RFC 4180) that spreadsheets cannot be tricked into running, whichever list
  * separator the reader's locale uses: Excel in most of Europe splits on `;`, not `,`.
@@ -26,4 +27,15 @@ export function toCsv<T>(columns: { header: string; value: (row: T) => unknown }
   const lines = [columns.map((column) => csvCell(column.header)).join(',')];
   for (const row of rows) lines.push(columns.map((column) => csvCell(column.value(row))).join(','));
   return `${UTF8_BOM}${lines.join('\r\n')}\r\n`;
+}
+
+/** A CSV file to download, named after what it holds and the day. */
+export function csvDownload(name: string, csv: string): Response {
+  return new Response(csv, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
 }

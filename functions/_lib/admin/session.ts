@@ -1,12 +1,12 @@
+// functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /**
  * What every admin endpoint shares: its headers, the configuration check, same-origin checks
- * for calls that change state, and the session cookie check against the store.
+ * for calls that change state, and the session: its cookie, checked against the store.
  */
-import { readCookie, SESSION_COOKIE, verifyPassword, verifyPlainPassword, verifySession } from './auth';
-import { getEnv, isLocalRun } from './env';
-import { errorResponse, HttpError } from './http';
-import { getStore } from './store/get-store';
-import type { StoreVerbs } from './store/types';
+import { readCookie, SESSION_COOKIE, verifyPassword, verifyPlainPassword, verifySession, type Session } from './auth';
+import { getEnv, isLocalRun } from '../env';
+import { errorResponse, HttpError } from '../http';
+import { getStore } from '../store/get-store';
 
 /** Admin answers are private and never indexed: each admin endpoint gives these to endpoint(). */
 export const ADMIN_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex, nofollow' };
@@ -23,7 +23,10 @@ export interface AdminConfig {
   checkPassword: (password: string) => Promise<boolean>;
 }
 
-/** The password check and cookie secret, or undefined when admin login is not configured. */
+/**
+ * The password check and cookie secret, or undefined when admin login is not configured. Whether
+ * this is a local run is decided here, once per request: an endpoint asks once and passes it on.
+ */
 export function adminConfig(): AdminConfig | undefined {
   const env = getEnv();
   if (!env.SESSION_SECRET) return undefined;
@@ -46,26 +49,26 @@ export function requireSameOrigin(req: Request): void {
   if (type !== 'application/json') throw refusal(415, 'Send this request as JSON with Content-Type: application/json');
 }
 
-const unauthorized = () => refusal(401, 'Not logged in');
-
-/** The session of a valid, unexpired, unrevoked cookie; anything else is 401. */
-export async function requireAdmin(req: Request): Promise<{ store: StoreVerbs; sessionId: string }> {
-  const config = adminConfig();
-  if (!config) throw unauthorized();
-  const session = verifySession(readCookie(req.headers.get('cookie'), SESSION_COOKIE), config.secret, new Date());
-  if (!session) throw unauthorized();
-  const store = await getStore();
-  if (!(await store.hasSession(session.sessionId, new Date()))) throw unauthorized();
-  return { store, sessionId: session.sessionId };
+/** The session the request's cookie names, if it is well signed and unexpired; the store is not asked. */
+export function cookieSession(req: Request, config: AdminConfig | undefined): Session | null {
+  return config ? verifySession(readCookie(req.headers.get('cookie'), SESSION_COOKIE), config.secret, new Date()) : null;
 }
 
-/** A CSV file to download, named after what it holds and the day. */
-export function csvDownload(name: string, csv: string): Response {
-  return new Response(csv, {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
-      'X-Content-Type-Options': 'nosniff',
-    },
-  });
+/**
+ * The session of a well-signed, unexpired cookie that the store still holds (logout revokes it);
+ * null for anything else, and when admin login is not configured. A store that cannot answer
+ * throws (503): it never reads as logged out, nor as logged in.
+ */
+export async function readSession(req: Request, config = adminConfig()): Promise<Session | null> {
+  const session = cookieSession(req, config);
+  if (!session) return null;
+  const store = await getStore();
+  return (await store.hasSession(session.sessionId, new Date())) ? session : null;
+}
+
+/** The admin's session; without one, 401. */
+export async function requireAdmin(req: Request): Promise<Session> {
+  const session = await readSession(req);
+  if (!session) throw refusal(401, 'Not logged in');
+  return session;
 }

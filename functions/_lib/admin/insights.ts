@@ -1,6 +1,7 @@
+// functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /** The admin dashboard's figures, computed from the store's indexes. */
-import type { ListPage, Overview } from '../../src/shared/api';
-import { countTable, type DailyCounts, type StoreVerbs } from './store/types';
+import type { ListPage, Overview } from '../../../src/shared/api';
+import { countTable, type DailyCounts, type StoreVerbs } from '../store/types';
 
 export const CHART_DAYS = 90;
 export const PAGE_SIZE = 20;

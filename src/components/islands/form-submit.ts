@@ -1,0 +1,38 @@
+/**
+ * How a form's values reach the API and how the person hears back: the newsletter forms with a
+ * toast, the lead forms (contact, guide) with an alert inside the form. Both say whether the
+ * submission was stored, which is when useSchemaForm empties the form.
+ */
+import { useState } from 'react';
+import { submitForm } from '../../lib/api';
+import { NEWSLETTER_FAILURE, NEWSLETTER_SUCCESS } from '../../lib/form-messages';
+import { toast } from '../../stores/toasts';
+
+/** Posts a newsletter signup and tells the person how it went in a toast; true when it was stored. */
+export async function subscribe(url: string, body: Record<string, unknown>): Promise<boolean> {
+  try {
+    await submitForm(url, body);
+    toast({ ...NEWSLETTER_SUCCESS });
+    return true;
+  } catch {
+    toast({ ...NEWSLETTER_FAILURE, variant: 'destructive' });
+    return false;
+  }
+}
+
+/** The outcome of a form's last submission, for its alert, and `post`, which sends one (true when stored). */
+export function useSubmitResult() {
+  const [result, setResult] = useState<'success' | 'error'>();
+  async function post(url: string, body: Record<string, unknown>): Promise<boolean> {
+    setResult(undefined);
+    try {
+      await submitForm(url, body);
+      setResult('success');
+      return true;
+    } catch {
+      setResult('error');
+      return false;
+    }
+  }
+  return { result, post };
+}
