@@ -1,5 +1,5 @@
 /** Where the e2e servers run and keep their data; shared by playwright.config.ts and the specs. */
-import { mkdtempSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSqliteStore } from '../../functions/_lib/store/sqlite';
@@ -13,12 +13,13 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 4399);
 /** A second server whose store is unreachable, so that failures come from a real server. */
 export const E2E_BROKEN_PORT = E2E_PORT - 1;
 /**
- * The embedded store of this run: a fresh folder, so nothing a run leaves (records, a failed
+ * The embedded store of this run: a folder of its own, so nothing a run leaves (records, a failed
  * login counted against the loopback address) reaches the next. The runner loads this module
- * first and names the folder in the environment, which its workers inherit; the global teardown
- * removes it (tests/support/e2e-teardown.ts).
+ * first and names the folder in the environment, which its workers inherit; the store makes it
+ * when the server first writes, so a run whose servers never start leaves nothing behind, and the
+ * global teardown removes it (tests/support/e2e-teardown.ts).
  */
-export const E2E_STORE_DIR = (process.env.E2E_STORE_DIR ??= mkdtempSync(path.join(tmpdir(), E2E_STORE_PREFIX)));
+export const E2E_STORE_DIR = (process.env.E2E_STORE_DIR ??= path.join(tmpdir(), `${E2E_STORE_PREFIX}${process.pid}-${randomUUID()}`));
 
 /** The admin login of the main e2e server (local plain-password mode). */
 export const E2E_ADMIN_PASSWORD = 'e2e admin password 4f9c';
