@@ -14,7 +14,16 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig([
-  globalIgnores(['dist/', '.astro/', '.netlify/', '.data/', 'reports/', 'node_modules/', 'test-results/', 'playwright-report/']),
+  globalIgnores([
+    'dist/',
+    '.astro/',
+    '.netlify/',
+    '.data/',
+    'reports/',
+    'node_modules/',
+    'test-results/',
+    'playwright-report/',
+  ]),
   js.configs.recommended,
   tseslint.configs.recommended,
   astro.configs.recommended,
@@ -23,7 +32,10 @@ export default defineConfig([
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
       // A leading underscore marks a parameter kept for its position.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {

@@ -1,5 +1,11 @@
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_ADMIN_PASSWORD, E2E_BROKEN_PORT, E2E_PORT, E2E_SESSION_SECRET, E2E_STORE_DIR } from './tests/support/e2e-env';
+import {
+  E2E_ADMIN_PASSWORD,
+  E2E_BROKEN_PORT,
+  E2E_PORT,
+  E2E_SESSION_SECRET,
+  E2E_STORE_DIR,
+} from './tests/support/e2e-env';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -22,7 +28,14 @@ export default defineConfig({
         launchOptions: {
           // Debian's Chromium; Playwright never downloads a browser here.
           executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+          ],
         },
       },
     },
@@ -31,7 +44,13 @@ export default defineConfig({
     {
       // The production build, served by the same local server as `npm start`, with its own store.
       command: 'node scripts/serve/serve.ts',
-      env: { PORT: String(E2E_PORT), LOCAL_STORE_DIR: E2E_STORE_DIR, RATE_LIMIT_PER_MINUTE: '1000', ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, SESSION_SECRET: E2E_SESSION_SECRET },
+      env: {
+        PORT: String(E2E_PORT),
+        LOCAL_STORE_DIR: E2E_STORE_DIR,
+        RATE_LIMIT_PER_MINUTE: '1000',
+        ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+        SESSION_SECRET: E2E_SESSION_SECRET,
+      },
       url: `http://localhost:${E2E_PORT}/`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -39,7 +58,12 @@ export default defineConfig({
     {
       // The same build with a store that cannot be reached: every form submission fails on the server.
       command: 'node scripts/serve/isolated.ts',
-      env: { PORT: String(E2E_BROKEN_PORT), UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:9', UPSTASH_REDIS_REST_TOKEN: 'unreachable', STORE_TIMEOUT_MS: '1500' },
+      env: {
+        PORT: String(E2E_BROKEN_PORT),
+        UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:9',
+        UPSTASH_REDIS_REST_TOKEN: 'unreachable',
+        STORE_TIMEOUT_MS: '1500',
+      },
       url: `http://localhost:${E2E_BROKEN_PORT}/`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -1,6 +1,13 @@
 import type { Config } from '@netlify/functions';
 import { newSessionId, SESSION_MAX_AGE_SECONDS, sessionCookie, signSession } from './_lib/admin/auth';
-import { ADMIN_HEADERS, adminConfig, LOGIN_WINDOW_SECONDS, MAX_LOGIN_ATTEMPTS, NOT_CONFIGURED, requireSameOrigin } from './_lib/admin/session';
+import {
+  ADMIN_HEADERS,
+  adminConfig,
+  LOGIN_WINDOW_SECONDS,
+  MAX_LOGIN_ATTEMPTS,
+  NOT_CONFIGURED,
+  requireSameOrigin,
+} from './_lib/admin/session';
 import { requireClientKey } from './_lib/client';
 import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
 import { getStore } from './_lib/store/get-store';
@@ -27,7 +34,9 @@ export default endpoint({ name: 'admin-login', headers: ADMIN_HEADERS }, async (
   const attempts = await store.countLoginAttempt(client, LOGIN_WINDOW_SECONDS, now);
   if (attempts.count > MAX_LOGIN_ATTEMPTS) {
     const seconds = Math.max(1, Math.ceil((attempts.resetAt - now.getTime()) / 1000));
-    return errorResponse(429, `Too many failed attempts. Try again in ${Math.ceil(seconds / 60)} minutes.`, { headers: { 'Retry-After': String(seconds) } });
+    return errorResponse(429, `Too many failed attempts. Try again in ${Math.ceil(seconds / 60)} minutes.`, {
+      headers: { 'Retry-After': String(seconds) },
+    });
   }
   if (!(await config.checkPassword(password))) return errorResponse(401, 'Invalid password');
 
@@ -37,7 +46,11 @@ export default endpoint({ name: 'admin-login', headers: ADMIN_HEADERS }, async (
   const sessionId = newSessionId();
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000);
   await store.createSession(sessionId, expiresAt);
-  return json(200, { authenticated: true, expiresAt: expiresAt.toISOString() }, { 'Set-Cookie': sessionCookie(signSession(sessionId, expiresAt, config.secret), SESSION_MAX_AGE_SECONDS) });
+  return json(
+    200,
+    { authenticated: true, expiresAt: expiresAt.toISOString() },
+    { 'Set-Cookie': sessionCookie(signSession(sessionId, expiresAt, config.secret), SESSION_MAX_AGE_SECONDS) },
+  );
 });
 
 export const config: Config = { path: '/api/admin/login' };

@@ -31,7 +31,8 @@ export default endpoint({ name: 'admin-subscribers', headers: ADMIN_HEADERS }, a
   }
 
   const url = new URL(req.url);
-  if (url.searchParams.get('format') === 'csv') return csvDownload('subscribers', toCsv(COLUMNS, await store.listSubscribers(ALL)));
+  if (url.searchParams.get('format') === 'csv')
+    return csvDownload('subscribers', toCsv(COLUMNS, await store.listSubscribers(ALL)));
   return json(200, await listPage(url, store.listSubscribers, store.countSubscribers));
 });
 

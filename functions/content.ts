@@ -53,5 +53,13 @@ export default endpoint({ name: 'content' }, async (req, context) => {
 });
 
 export const config: Config = {
-  path: ['/api/sectors', '/api/sectors/:slug', '/api/mini-apps', '/api/mini-apps/:slug', '/api/blog', '/api/blog/:slug', '/api/legal/privacypolicy'],
+  path: [
+    '/api/sectors',
+    '/api/sectors/:slug',
+    '/api/mini-apps',
+    '/api/mini-apps/:slug',
+    '/api/blog',
+    '/api/blog/:slug',
+    '/api/legal/privacypolicy',
+  ],
 };

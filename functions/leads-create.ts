@@ -6,7 +6,8 @@ import { emailAsciiOf, LeadRequest } from '../src/shared/schemas';
 export default formHandler({
   name: 'leads-create',
   schema: LeadRequest,
-  save: (store, { name, email, source, company, notes }, now, options) => store.createLead({ name, email, ...emailAsciiOf(email), source, company, notes }, now, options),
+  save: (store, { name, email, source, company, notes }, now, options) =>
+    store.createLead({ name, email, ...emailAsciiOf(email), source, company, notes }, now, options),
 });
 
 export const config: Config = { path: '/api/leads/create' };

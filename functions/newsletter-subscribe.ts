@@ -6,7 +6,8 @@ import { emailAsciiOf, NewsletterSubscribeRequest } from '../src/shared/schemas'
 export default formHandler({
   name: 'newsletter-subscribe',
   schema: NewsletterSubscribeRequest,
-  save: (store, { email, firstName, lastName, source }, now, options) => store.subscribe({ email, ...emailAsciiOf(email), firstName, lastName, source }, now, options),
+  save: (store, { email, firstName, lastName, source }, now, options) =>
+    store.subscribe({ email, ...emailAsciiOf(email), firstName, lastName, source }, now, options),
 });
 
 export const config: Config = { path: '/api/newsletter/subscribe' };

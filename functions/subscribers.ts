@@ -6,7 +6,8 @@ import { emailAsciiOf, SubscriberRequest } from '../src/shared/schemas';
 export default formHandler({
   name: 'subscribers',
   schema: SubscriberRequest,
-  save: (store, { email, firstName, lastName, source }, now, options) => store.subscribe({ email, ...emailAsciiOf(email), firstName, lastName, source }, now, options),
+  save: (store, { email, firstName, lastName, source }, now, options) =>
+    store.subscribe({ email, ...emailAsciiOf(email), firstName, lastName, source }, now, options),
 });
 
 export const config: Config = { path: '/api/subscribers' };

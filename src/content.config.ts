@@ -8,7 +8,20 @@ import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 
 /** Icons a mini-app can show; anything else falls back to `default`. */
-export const MINI_APP_ICONS = ['invoice', 'calendar', 'robot', 'document', 'chart', 'inventory', 'link', 'book', 'map', 'users', 'scale', 'default'] as const;
+export const MINI_APP_ICONS = [
+  'invoice',
+  'calendar',
+  'robot',
+  'document',
+  'chart',
+  'inventory',
+  'link',
+  'book',
+  'map',
+  'users',
+  'scale',
+  'default',
+] as const;
 
 /** A short text used as meta description and card text: search engines show up to about 160 characters. */
 const seoSummary = z.string().trim().min(50).max(180);

@@ -27,7 +27,8 @@ export function readSiteConfig(env: Env) {
   // On Netlify, URL is the site's main address; an explicit PUBLIC_SITE_URL wins.
   const url = optionalUrl(env.PUBLIC_SITE_URL) ?? optionalUrl(env.URL) ?? 'http://localhost:4321/';
   // A deploy preview or branch deploy is built with its own address in DEPLOY_PRIME_URL.
-  const previewUrl = env.CONTEXT === 'deploy-preview' || env.CONTEXT === 'branch-deploy' ? optionalUrl(env.DEPLOY_PRIME_URL) : undefined;
+  const previewUrl =
+    env.CONTEXT === 'deploy-preview' || env.CONTEXT === 'branch-deploy' ? optionalUrl(env.DEPLOY_PRIME_URL) : undefined;
   return {
     /** Brand name shown in the header, titles and structured data. */
     name: text(env.PUBLIC_BRAND_NAME, 'Loopwork'),

@@ -41,6 +41,7 @@ export function clientKey(ip: string | undefined | null): string | undefined {
  */
 export function requireClientKey(ip: string | undefined, headers: Record<string, string> = {}): string {
   const key = clientKey(ip);
-  if (key === undefined) throw new HttpError(errorResponse(400, 'The client address of this request is unknown', { headers }));
+  if (key === undefined)
+    throw new HttpError(errorResponse(400, 'The client address of this request is unknown', { headers }));
   return key;
 }

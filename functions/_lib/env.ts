@@ -16,7 +16,9 @@ const EnvSchema = z
     /** Folder of the embedded local store; `.data` in the project by default. */
     LOCAL_STORE_DIR: optional(z.string()),
     /** The admin password as a salted scrypt hash (`npm run admin:hash-password`). */
-    ADMIN_PASSWORD_HASH: optional(z.string().startsWith('scrypt$', 'must be a hash printed by npm run admin:hash-password')),
+    ADMIN_PASSWORD_HASH: optional(
+      z.string().startsWith('scrypt$', 'must be a hash printed by npm run admin:hash-password'),
+    ),
     /** A plain admin password: accepted only off Netlify, for local use. */
     ADMIN_PASSWORD: optional(z.string().min(1)),
     /** Signs admin session cookies: at least 32 random characters. */

@@ -31,7 +31,12 @@ export function idempotencyKeyOf(req: Request): string | undefined {
   const key = req.headers.get(IDEMPOTENCY_HEADER);
   if (key === null) return undefined;
   if (!IDEMPOTENCY_KEY.test(key)) {
-    throw new HttpError(errorResponse(400, `The ${IDEMPOTENCY_HEADER} header must be 1 to 100 letters, digits, "-" or "_" (a UUID, for example)`));
+    throw new HttpError(
+      errorResponse(
+        400,
+        `The ${IDEMPOTENCY_HEADER} header must be 1 to 100 letters, digits, "-" or "_" (a UUID, for example)`,
+      ),
+    );
   }
   return key;
 }
@@ -49,7 +54,9 @@ export function formHandler<S extends z.ZodType>(form: FormEndpoint<S>): Handler
     const limit = await limiter.limit(`${form.name}:${client}`);
     if (!limit.success) {
       const seconds = Math.max(1, Math.ceil((limit.reset - Date.now()) / 1000));
-      return errorResponse(429, `Too many submissions. Please try again in ${seconds} seconds.`, { headers: { 'Retry-After': String(seconds) } });
+      return errorResponse(429, `Too many submissions. Please try again in ${seconds} seconds.`, {
+        headers: { 'Retry-After': String(seconds) },
+      });
     }
 
     const data = parseWith(form.schema, body);

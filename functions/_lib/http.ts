@@ -24,7 +24,11 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   });
 }
 
-export function errorResponse(status: number, error: string, extra: Omit<ApiErrorBody, 'error'> & { headers?: Record<string, string> } = {}): Response {
+export function errorResponse(
+  status: number,
+  error: string,
+  extra: Omit<ApiErrorBody, 'error'> & { headers?: Record<string, string> } = {},
+): Response {
   const { headers, ...rest } = extra;
   return json(status, { error, ...rest }, headers);
 }
@@ -38,7 +42,11 @@ export class HttpError extends Error {
 
 export function requireMethod(req: Request, allowed: readonly string[]): void {
   if (!allowed.includes(req.method)) {
-    throw new HttpError(errorResponse(405, `Method ${req.method} is not allowed; use ${allowed.join(' or ')}`, { headers: { Allow: allowed.join(', ') } }));
+    throw new HttpError(
+      errorResponse(405, `Method ${req.method} is not allowed; use ${allowed.join(' or ')}`, {
+        headers: { Allow: allowed.join(', ') },
+      }),
+    );
   }
 }
 
@@ -51,7 +59,12 @@ function isJsonContentType(value: string | null): boolean {
 function charsetOf(value: string | null): string | undefined {
   for (const parameter of value?.split(';').slice(1) ?? []) {
     const [name, ...rest] = parameter.split('=');
-    if (name?.trim().toLowerCase() === 'charset') return rest.join('=').trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    if (name?.trim().toLowerCase() === 'charset')
+      return rest
+        .join('=')
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase();
   }
   return undefined;
 }
@@ -70,7 +83,8 @@ export async function readJsonBody(req: Request): Promise<unknown> {
     throw new HttpError(errorResponse(415, `Send the body as UTF-8 (charset=utf-8), not ${charset.slice(0, 40)}`));
   }
   const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (declared > LIMITS.bodyBytes) throw new HttpError(errorResponse(413, `The body is larger than ${LIMITS.bodyBytes} bytes`));
+  if (declared > LIMITS.bodyBytes)
+    throw new HttpError(errorResponse(413, `The body is larger than ${LIMITS.bodyBytes} bytes`));
 
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -163,8 +177,11 @@ export function endpoint({ name, headers = {}, retryAfterSeconds }: EndpointOpti
       }
       if (error instanceof StoreUnavailableError) {
         console.error(`[${name}] store unavailable: ${describe(error)}`);
-        const retry = retryAfterSeconds === undefined ? headers : { ...headers, 'Retry-After': String(retryAfterSeconds) };
-        return errorResponse(503, 'The service is temporarily unavailable. Please try again in a moment.', { headers: retry });
+        const retry =
+          retryAfterSeconds === undefined ? headers : { ...headers, 'Retry-After': String(retryAfterSeconds) };
+        return errorResponse(503, 'The service is temporarily unavailable. Please try again in a moment.', {
+          headers: retry,
+        });
       }
       const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.name}` : '';
       console.error(`[${name}] unexpected failure: ${error instanceof Error ? error.name : 'unknown error'}${cause}`);

@@ -44,6 +44,6 @@ if ([...password].length < MIN_LENGTH) fail(`The password is too short: use at l
 
 process.stdout.write(`ADMIN_PASSWORD_HASH=${await hashPassword(password)}\n`);
 process.stderr.write(
-  'Paste this line into the site\'s environment variables (Netlify: Site configuration → Environment variables), ' +
+  "Paste this line into the site's environment variables (Netlify: Site configuration → Environment variables), " +
     'or into .env for the local server. Keep it secret: it is not the password, but it lets anyone try guesses offline.\n',
 );

@@ -11,15 +11,47 @@ import type * as StoreModule from '../../functions/_lib/store/get-store.ts';
 import { importBundled } from '../harness/functions.ts';
 import { PROJECT_ROOT } from '../harness/project.ts';
 
-const FIRST = ['Ada', 'Grace', 'Alan', 'Katherine', 'Linus', 'Margaret', 'Tim', 'Radia', 'Barbara', 'Ken', 'Zoë', 'José'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Johnson', 'Torvalds', 'Hamilton', 'Berners-Lee', 'Perlman', 'Liskov', 'Thompson'];
+const FIRST = [
+  'Ada',
+  'Grace',
+  'Alan',
+  'Katherine',
+  'Linus',
+  'Margaret',
+  'Tim',
+  'Radia',
+  'Barbara',
+  'Ken',
+  'Zoë',
+  'José',
+];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Johnson',
+  'Torvalds',
+  'Hamilton',
+  'Berners-Lee',
+  'Perlman',
+  'Liskov',
+  'Thompson',
+];
 const SUBSCRIBER_SOURCES = ['website_footer', 'newsletter_footer'];
 const LEAD_SOURCES = ['contact_form', 'zoho_guide'];
 const DAY_MS = 86_400_000;
 
 const pick = <T>(list: T[], index: number): T => list[index % list.length] as T;
 
-export async function seedStore({ subscribers, leads, env = process.env }: { subscribers: number; leads: number; env?: NodeJS.ProcessEnv }) {
+export async function seedStore({
+  subscribers,
+  leads,
+  env = process.env,
+}: {
+  subscribers: number;
+  leads: number;
+  env?: NodeJS.ProcessEnv;
+}) {
   const { getBackend } = await importBundled<typeof StoreModule>(PROJECT_ROOT, 'functions/_lib/store/get-store.ts');
   Object.assign(process.env, env);
   // The seeding script is a local run: it fills the embedded store unless Upstash is configured.
@@ -32,7 +64,17 @@ export async function seedStore({ subscribers, leads, env = process.env }: { sub
   for (let start = 0; start < subscribers; start += CHUNK) {
     const batch = [];
     for (let index = start; index < Math.min(subscribers, start + CHUNK); index += 1) {
-      batch.push(backend.store.subscribe({ email: `seed-${index}@example.com`, firstName: pick(FIRST, index), lastName: pick(LAST, index * 7), source: pick(SUBSCRIBER_SOURCES, index * 3) }, when(index, subscribers)));
+      batch.push(
+        backend.store.subscribe(
+          {
+            email: `seed-${index}@example.com`,
+            firstName: pick(FIRST, index),
+            lastName: pick(LAST, index * 7),
+            source: pick(SUBSCRIBER_SOURCES, index * 3),
+          },
+          when(index, subscribers),
+        ),
+      );
     }
     await Promise.all(batch);
   }
@@ -40,7 +82,17 @@ export async function seedStore({ subscribers, leads, env = process.env }: { sub
     const batch = [];
     for (let index = start; index < Math.min(leads, start + CHUNK); index += 1) {
       const name = `${pick(FIRST, index * 5)} ${pick(LAST, index)}`;
-      batch.push(backend.store.createLead({ name, email: `lead-${index}@example.com`, source: pick(LEAD_SOURCES, index), notes: `Seeded lead ${index}: wants to automate invoicing.` }, when(index, leads)));
+      batch.push(
+        backend.store.createLead(
+          {
+            name,
+            email: `lead-${index}@example.com`,
+            source: pick(LEAD_SOURCES, index),
+            notes: `Seeded lead ${index}: wants to automate invoicing.`,
+          },
+          when(index, leads),
+        ),
+      );
     }
     await Promise.all(batch);
   }
@@ -48,7 +100,9 @@ export async function seedStore({ subscribers, leads, env = process.env }: { sub
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.join(PROJECT_ROOT, 'scripts', 'seed-store.ts')) {
-  const { values } = parseArgs({ options: { subscribers: { type: 'string', default: '10000' }, leads: { type: 'string', default: '10000' } } });
+  const { values } = parseArgs({
+    options: { subscribers: { type: 'string', default: '10000' }, leads: { type: 'string', default: '10000' } },
+  });
   try {
     process.loadEnvFile(path.join(PROJECT_ROOT, '.env'));
   } catch {
@@ -56,5 +110,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.join(PROJECT_ROOT,
   }
   const started = Date.now();
   const kind = await seedStore({ subscribers: Number(values.subscribers), leads: Number(values.leads) });
-  console.log(`Seeded ${values.subscribers} subscribers and ${values.leads} leads into the ${kind} store in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  console.log(
+    `Seeded ${values.subscribers} subscribers and ${values.leads} leads into the ${kind} store in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  );
 }

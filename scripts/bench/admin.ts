@@ -24,10 +24,18 @@ async function measure(store: string, env: Record<string, string>, bridge?: Upst
   const seedStarted = Date.now();
   await seedStore({ subscribers: COUNT, leads: COUNT, env });
   const seedSeconds = (Date.now() - seedStarted) / 1000;
-  const server = await startSiteServer({ ...env, ADMIN_PASSWORD: PASSWORD, SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123' });
+  const server = await startSiteServer({
+    ...env,
+    ADMIN_PASSWORD: PASSWORD,
+    SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123',
+  });
   const { origin } = server;
   try {
-    const login = await fetch(`${origin}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORD }) });
+    const login = await fetch(`${origin}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: PASSWORD }),
+    });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     const apiTimes: number[] = [];
     const roundTrips: number[] = [];
@@ -38,10 +46,14 @@ async function measure(store: string, env: Record<string, string>, bridge?: Upst
       const body = (await response.json()) as { totals: { subscribers: { total: number }; leads: { total: number } } };
       apiTimes.push(performance.now() - started);
       roundTrips.push((bridge?.requestCount() ?? 0) - before);
-      if (body.totals.subscribers.total < COUNT || body.totals.leads.total < COUNT) throw new Error('the store does not hold the seeded records');
+      if (body.totals.subscribers.total < COUNT || body.totals.leads.total < COUNT)
+        throw new Error('the store does not hold the seeded records');
     }
 
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
     const pageTimes: number[] = [];
     try {
       const page = await browser.newPage();
@@ -82,7 +94,13 @@ try {
 const redis = await startRedisServer();
 const bridge = await startUpstashBridge({ redisUrl: redis.url, token: 'bench' });
 try {
-  rows.push(await measure('redis (REST bridge)', { UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: 'bench' }, bridge));
+  rows.push(
+    await measure(
+      'redis (REST bridge)',
+      { UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: 'bench' },
+      bridge,
+    ),
+  );
 } finally {
   await bridge.stop();
   await redis.stop();

@@ -33,7 +33,14 @@ interface Row {
 
 async function measure(url: string, label: string, store: string, options: Partial<autocannon.Options>): Promise<Row> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, ...options });
-  return { store, endpoint: label, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+  return {
+    store,
+    endpoint: label,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+  };
 }
 
 async function benchServer(store: string, env: Record<string, string>): Promise<Row[]> {
@@ -60,7 +67,16 @@ async function functionSizes(): Promise<{ name: string; bytes: number; gzip: num
   const directory = path.join(PROJECT_ROOT, 'functions');
   const sizes = [];
   for (const file of readdirSync(directory).filter((name) => name.endsWith('.ts'))) {
-    const result = await build({ entryPoints: [path.join(directory, file)], bundle: true, platform: 'node', format: 'esm', target: 'node22', minify: false, write: false, logLevel: 'error' });
+    const result = await build({
+      entryPoints: [path.join(directory, file)],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      minify: false,
+      write: false,
+      logLevel: 'error',
+    });
     const code = result.outputFiles[0]?.contents ?? new Uint8Array();
     sizes.push({ name: file.replace(/\.ts$/, ''), bytes: code.byteLength, gzip: gzipSync(code).byteLength });
   }
@@ -79,13 +95,33 @@ const redis = await startRedisServer();
 const token = 'bench-token';
 const bridge = await startUpstashBridge({ redisUrl: redis.url, token });
 try {
-  rows.push(...(await benchServer('redis (REST bridge)', { UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: token })));
+  rows.push(
+    ...(await benchServer('redis (REST bridge)', {
+      UPSTASH_REDIS_REST_URL: bridge.url,
+      UPSTASH_REDIS_REST_TOKEN: token,
+    })),
+  );
 } finally {
   await bridge.stop();
   await redis.stop();
 }
 
 console.log(`\n/api on the local production server: ${CONNECTIONS} connections, ${SECONDS} s per run\n`);
-console.table(rows.map((row) => ({ store: row.store, endpoint: row.endpoint, 'req/s': row.rps, 'p50 ms': row.p50, 'p99 ms': row.p99, 'non-2xx': row.non2xx })));
+console.table(
+  rows.map((row) => ({
+    store: row.store,
+    endpoint: row.endpoint,
+    'req/s': row.rps,
+    'p50 ms': row.p50,
+    'p99 ms': row.p99,
+    'non-2xx': row.non2xx,
+  })),
+);
 console.log('\nFunction bundles (esbuild, dependencies included, not minified)\n');
-console.table((await functionSizes()).map((size) => ({ function: size.name, KB: (size.bytes / 1024).toFixed(1), 'KB gzip': (size.gzip / 1024).toFixed(1) })));
+console.table(
+  (await functionSizes()).map((size) => ({
+    function: size.name,
+    KB: (size.bytes / 1024).toFixed(1),
+    'KB gzip': (size.gzip / 1024).toFixed(1),
+  })),
+);

@@ -15,7 +15,11 @@ const PARAGRAPH =
 
 function post(index: number): string {
   const day = String((index % 28) + 1).padStart(2, '0');
-  const sections = Array.from({ length: 5 }, (_, section) => `## Step ${section + 1} for case ${index}\n\n${PARAGRAPH}\n\n- A concrete task to list\n- The time it takes each week\n- What an error costs\n\n${PARAGRAPH}`);
+  const sections = Array.from(
+    { length: 5 },
+    (_, section) =>
+      `## Step ${section + 1} for case ${index}\n\n${PARAGRAPH}\n\n- A concrete task to list\n- The time it takes each week\n- What an error costs\n\n${PARAGRAPH}`,
+  );
   return `---
 title: "Generated article number ${index} about automation"
 summary: "A generated article used to measure how the build scales with the number of blog posts on the site."
@@ -36,13 +40,19 @@ for (const size of SIZES) {
   try {
     const blog = site.file('content', 'blog');
     for (const file of readdirSync(blog)) rmSync(site.file('content', 'blog', file));
-    for (let index = 0; index < size; index += 1) writeFileSync(site.file('content', 'blog', `generated-${index}.md`), post(index));
+    for (let index = 0; index < size; index += 1)
+      writeFileSync(site.file('content', 'blog', `generated-${index}.md`), post(index));
     const started = performance.now();
     const { status, output } = site.build();
     const seconds = (performance.now() - started) / 1000;
     if (status !== 0) throw new Error(`build with ${size} posts failed:\n${output}`);
     const pages = Number(/(\d+) page\(s\) built/.exec(output)?.[1] ?? 0);
-    rows.push({ posts: size, pages, 'build s': seconds.toFixed(1), 'ms per page': ((seconds * 1000) / pages).toFixed(1) });
+    rows.push({
+      posts: size,
+      pages,
+      'build s': seconds.toFixed(1),
+      'ms per page': ((seconds * 1000) / pages).toFixed(1),
+    });
   } finally {
     site.remove();
   }

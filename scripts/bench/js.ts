@@ -10,7 +10,6 @@ import { gzipSync } from 'node:zlib';
 import { startSiteServer } from '../harness/site-server.ts';
 import { PAGE_TYPES } from './page-types.ts';
 
-
 const server = await startSiteServer();
 
 const browser = await chromium.launch({
@@ -30,9 +29,16 @@ try {
     });
     await page.goto(`${server.origin}${route}`, { waitUntil: 'networkidle' });
     await page.waitForTimeout(1500);
-    const inline = await page.$$eval('script:not([src])', (scripts) => scripts.filter((script) => script instanceof HTMLScriptElement && (!script.type || script.type === 'module')).map((script) => script.textContent ?? ''));
+    const inline = await page.$$eval('script:not([src])', (scripts) =>
+      scripts
+        .filter((script) => script instanceof HTMLScriptElement && (!script.type || script.type === 'module'))
+        .map((script) => script.textContent ?? ''),
+    );
     const before = [...fetched.values(), ...inline.map((code) => Buffer.from(code))];
-    const firstLoad = { raw: before.reduce((sum, code) => sum + code.byteLength, 0), gzip: before.reduce((sum, code) => sum + gzipSync(code).byteLength, 0) };
+    const firstLoad = {
+      raw: before.reduce((sum, code) => sum + code.byteLength, 0),
+      gzip: before.reduce((sum, code) => sum + gzipSync(code).byteLength, 0),
+    };
     const filesBefore = fetched.size;
 
     await page.evaluate(async () => {
@@ -42,8 +48,17 @@ try {
       }
     });
     await page.waitForLoadState('networkidle');
-    const after = [...fetched.values()].reduce((sum, code) => sum + gzipSync(code).byteLength, 0) + inline.reduce((sum, code) => sum + gzipSync(Buffer.from(code)).byteLength, 0);
-    rows.push({ page: name, route, 'scripts fetched': filesBefore, 'first load KB': kb(firstLoad.raw), 'first load KB gzip': kb(firstLoad.gzip), 'after scrolling KB gzip': kb(after) });
+    const after =
+      [...fetched.values()].reduce((sum, code) => sum + gzipSync(code).byteLength, 0) +
+      inline.reduce((sum, code) => sum + gzipSync(Buffer.from(code)).byteLength, 0);
+    rows.push({
+      page: name,
+      route,
+      'scripts fetched': filesBefore,
+      'first load KB': kb(firstLoad.raw),
+      'first load KB gzip': kb(firstLoad.gzip),
+      'after scrolling KB gzip': kb(after),
+    });
     await page.close();
   }
 } finally {

@@ -32,6 +32,15 @@ export function createContext({ ip, params = {} }: { ip: string; params?: Record
  */
 export async function importBundled<T>(projectRoot: string, entry: string): Promise<T> {
   const outfile = path.join(projectRoot, '.netlify', 'scripts', `${path.basename(entry).replace(/\.[^.]+$/, '')}.mjs`);
-  await build({ entryPoints: [path.join(projectRoot, entry)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node22', packages: 'external', logLevel: 'error' });
+  await build({
+    entryPoints: [path.join(projectRoot, entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    packages: 'external',
+    logLevel: 'error',
+  });
   return (await import(`${pathToFileURL(outfile).href}?v=${Date.now()}`)) as T;
 }

@@ -112,12 +112,18 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   installExitHook();
 
   const args = [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--save', '',
-    '--dir', dir,
-    '--daemonize', 'no',
-    '--loglevel', 'warning',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+    '--loglevel',
+    'warning',
     ...(persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
   ];
 

@@ -44,7 +44,11 @@ export function copySite(): SiteCopy {
     file: (...parts) => path.join(root, ...parts),
     build: (env = {}) => {
       const astro = path.join(PROJECT_ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs');
-      const result = spawnSync(process.execPath, [astro, 'build'], { cwd: root, encoding: 'utf8', env: { ...buildEnv(), ...env } });
+      const result = spawnSync(process.execPath, [astro, 'build'], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...buildEnv(), ...env },
+      });
       return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
     },
     remove: () => rmSync(root, { recursive: true, force: true }),

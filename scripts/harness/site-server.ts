@@ -15,7 +15,10 @@ export interface SiteServer {
 
 export async function startSiteServer(env: Record<string, string> = {}): Promise<SiteServer> {
   const port = await findFreePort();
-  const child = spawn(process.execPath, [ENTRY], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [ENTRY], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('Serving') && resolve());
     child.once('exit', (code) => reject(new Error(`the local server exited with ${code}`)));

@@ -46,8 +46,23 @@ const KNOWN_SCRIPT_FLAGS = new Set(['no-writes', 'allow-oom', 'allow-stale', 'no
 
 /** Commands that would change the state of the shared connection. */
 const UNSUPPORTED = new Set([
-  'SELECT', 'QUIT', 'RESET', 'MULTI', 'EXEC', 'DISCARD', 'WATCH', 'UNWATCH', 'MONITOR',
-  'SUBSCRIBE', 'PSUBSCRIBE', 'SSUBSCRIBE', 'UNSUBSCRIBE', 'PUNSUBSCRIBE', 'SUNSUBSCRIBE', 'HELLO', 'CLIENT',
+  'SELECT',
+  'QUIT',
+  'RESET',
+  'MULTI',
+  'EXEC',
+  'DISCARD',
+  'WATCH',
+  'UNWATCH',
+  'MONITOR',
+  'SUBSCRIBE',
+  'PSUBSCRIBE',
+  'SSUBSCRIBE',
+  'UNSUBSCRIBE',
+  'PUNSUBSCRIBE',
+  'SUNSUBSCRIBE',
+  'HELLO',
+  'CLIENT',
 ]);
 
 type Arg = string;

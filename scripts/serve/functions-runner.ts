@@ -68,7 +68,10 @@ export async function loadFunctions(projectRoot: string): Promise<FunctionsRunne
   const version = Date.now();
   for (const entry of entryPoints) {
     const built = path.join(outdir, `${path.basename(entry).replace(/\.[^.]+$/, '')}.mjs`);
-    const module = (await import(`${pathToFileURL(built).href}?v=${version}`)) as { default?: Handler; config?: Config };
+    const module = (await import(`${pathToFileURL(built).href}?v=${version}`)) as {
+      default?: Handler;
+      config?: Config;
+    };
     if (!module.default || !module.config?.path) continue;
     const paths = Array.isArray(module.config.path) ? module.config.path : [module.config.path];
     for (const route of paths) routes.push({ pattern: compilePath(route), handler: module.default });

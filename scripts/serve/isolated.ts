@@ -13,6 +13,7 @@ import { startServer } from './serve.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'site-server-'));
 // src/shared too: the functions import the form schemas and record types from there.
-for (const entry of ['functions', path.join('src', 'shared'), 'netlify.toml', 'package.json']) cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
+for (const entry of ['functions', path.join('src', 'shared'), 'netlify.toml', 'package.json'])
+  cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
 for (const entry of ['dist', 'node_modules']) symlinkSync(path.join(PROJECT_ROOT, entry), path.join(root, entry));
 await startServer({ projectRoot: root });

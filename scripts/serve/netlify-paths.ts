@@ -37,14 +37,19 @@ export function resolveStaticPath(pathname: string, isFile: IsFile): Resolution 
   const decoded = decodePath(pathname);
   if (decoded === undefined) return { kind: 'malformed' };
   // An encoded dot segment or NUL never names a file of the deploy (and must not leave the folder).
-  if (!decoded.startsWith('/') || decoded.includes('\0') || decoded.split('/').some((segment) => segment === '..' || segment === '.')) {
+  if (
+    !decoded.startsWith('/') ||
+    decoded.includes('\0') ||
+    decoded.split('/').some((segment) => segment === '..' || segment === '.')
+  ) {
     return { kind: 'missing' };
   }
   const relative = decoded.slice(1);
 
   if (decoded.endsWith('/')) {
     const folder = relative.replace(/\/$/, '');
-    if (isFile(folder ? `${folder}/index.html` : 'index.html')) return { kind: 'file', file: folder ? `${folder}/index.html` : 'index.html' };
+    if (isFile(folder ? `${folder}/index.html` : 'index.html'))
+      return { kind: 'file', file: folder ? `${folder}/index.html` : 'index.html' };
     if (folder && isFile(`${folder}.html`)) return { kind: 'redirect', location: pathname.replace(/\/+$/, '') };
     return { kind: 'missing' };
   }

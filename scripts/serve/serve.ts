@@ -4,7 +4,7 @@
  * redirects and headers through Netlify's own emulation (@netlify/dev), and the functions of
  * functions/ bundled once by functions-runner.ts. Offline, no account needed.
  *
-  *   node scripts/serve/serve.ts          http://localhost:4321 (PORT overrides)
+ *   node scripts/serve/serve.ts          http://localhost:4321 (PORT overrides)
  *
  * Functions are bundled into <projectRoot>/.netlify, so two servers that must run side by side
  * (the tests do that) each get a project root of their own: see startServer().
@@ -26,7 +26,6 @@ import { resolveStaticPath } from './netlify-paths.ts';
 const DRAIN_LIMIT = 1024 * 1024;
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
-
 
 export interface ServerOptions {
   /** The folder holding netlify.toml, dist/ and functions/. */
@@ -77,7 +76,11 @@ function discardBody(req: IncomingMessage): void {
   req.resume();
 }
 
-export async function startServer({ projectRoot = PROJECT_ROOT, port = Number(process.env.PORT ?? 4321), host = process.env.HOST ?? 'localhost' }: ServerOptions = {}) {
+export async function startServer({
+  projectRoot = PROJECT_ROOT,
+  port = Number(process.env.PORT ?? 4321),
+  host = process.env.HOST ?? 'localhost',
+}: ServerOptions = {}) {
   // Local settings (Upstash, rate limit, admin) come from .env when there is one.
   try {
     process.loadEnvFile(path.join(projectRoot, '.env'));
@@ -137,7 +140,9 @@ export async function startServer({ projectRoot = PROJECT_ROOT, port = Number(pr
    * look for x.html before x/index.html, so that case is pointed at the exact file.
    */
   async function staticFile(request: Request, { pathname }: URL): Promise<Response | undefined> {
-    const exact = pathname.endsWith('/') ? new Request(new URL(`${pathname}index.html`, request.url), { method: request.method, headers: request.headers }) : request;
+    const exact = pathname.endsWith('/')
+      ? new Request(new URL(`${pathname}index.html`, request.url), { method: request.method, headers: request.headers })
+      : request;
     return (await netlify.handleAndIntrospect(exact))?.response;
   }
 
@@ -148,7 +153,13 @@ export async function startServer({ projectRoot = PROJECT_ROOT, port = Number(pr
     const resolution = resolveStaticPath(url.pathname, isFile);
     // Netlify's pretty URLs: one form of a page's URL is served, the other redirects to it.
     if (resolution.kind === 'redirect') {
-      return new Response(null, { status: 301, headers: { location: `${resolution.location}${url.search}`, 'cache-control': 'public, max-age=0, must-revalidate' } });
+      return new Response(null, {
+        status: 301,
+        headers: {
+          location: `${resolution.location}${url.search}`,
+          'cache-control': 'public, max-age=0, must-revalidate',
+        },
+      });
     }
     if (resolution.kind === 'file') {
       const served = await staticFile(request, url);
@@ -206,7 +217,9 @@ export async function startServer({ projectRoot = PROJECT_ROOT, port = Number(pr
       res.setHeader('content-encoding', brotli ? 'br' : 'gzip');
       res.setHeader('vary', 'Accept-Encoding');
       res.removeHeader('content-length');
-      body.pipe(brotli ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }) : createGzip()).pipe(res);
+      body
+        .pipe(brotli ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }) : createGzip())
+        .pipe(res);
       return;
     }
     body.pipe(res);

@@ -33,7 +33,10 @@ const isExecutable = (file: string) => {
   }
 };
 
-const onPath = (command: string) => (process.env.PATH ?? '').split(path.delimiter).some((folder) => folder !== '' && isExecutable(path.join(folder, command)));
+const onPath = (command: string) =>
+  (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .some((folder) => folder !== '' && isExecutable(path.join(folder, command)));
 
 export const TOOLS: Tool[] = [
   {
@@ -42,14 +45,22 @@ export const TOOLS: Tool[] = [
     aptPackage: 'chromium',
     isPresent: () => isExecutable(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'),
   },
-  { name: 'redis-server', purpose: 'started by the integration tests on a free port', aptPackage: 'redis-server', isPresent: () => onPath('redis-server') },
-  { name: 'java', purpose: 'runs the Nu Html Checker over the built pages (Java 11 or later)', aptPackage: 'default-jre-headless', isPresent: () => onPath('java') },
+  {
+    name: 'redis-server',
+    purpose: 'started by the integration tests on a free port',
+    aptPackage: 'redis-server',
+    isPresent: () => onPath('redis-server'),
+  },
+  {
+    name: 'java',
+    purpose: 'runs the Nu Html Checker over the built pages (Java 11 or later)',
+    aptPackage: 'default-jre-headless',
+    isPresent: () => onPath('java'),
+  },
 ];
 
 export type Plan =
-  | { action: 'none' }
-  | { action: 'install'; commands: string[][] }
-  | { action: 'stop'; message: string };
+  { action: 'none' } | { action: 'install'; commands: string[][] } | { action: 'stop'; message: string };
 
 export interface Machine {
   /** apt-get is on the PATH (Debian, Ubuntu and their kin). */
@@ -70,20 +81,37 @@ export function plan(missing: Tool[], machine: Machine): Plan {
       action: 'install',
       commands: [
         [...sudo, 'apt-get', 'update', '-qq'],
-        [...sudo, 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...packages],
+        [
+          ...sudo,
+          'env',
+          'DEBIAN_FRONTEND=noninteractive',
+          'apt-get',
+          'install',
+          '-y',
+          '-qq',
+          '--no-install-recommends',
+          ...packages,
+        ],
       ],
     };
   }
   const command = machine.hasApt
     ? `sudo apt-get install -y ${packages.join(' ')}`
     : `install ${missing.map((tool) => tool.name).join(', ')} with your system's package manager (Debian packages: ${packages.join(' ')})`;
-  return { action: 'stop', message: `The tests need programs this machine lacks:\n${list}\n\nRun:\n  ${command}\nthen run the tests again.` };
+  return {
+    action: 'stop',
+    message: `The tests need programs this machine lacks:\n${list}\n\nRun:\n  ${command}\nthen run the tests again.`,
+  };
 }
 
 function currentMachine(): Machine {
   const isRoot = process.getuid?.() === 0;
   const hasApt = onPath('apt-get') && existsSync('/etc/debian_version');
-  const hasPasswordlessSudo = !isRoot && hasApt && onPath('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore', timeout: 5_000 }).status === 0;
+  const hasPasswordlessSudo =
+    !isRoot &&
+    hasApt &&
+    onPath('sudo') &&
+    spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore', timeout: 5_000 }).status === 0;
   return { hasApt, isRoot, hasPasswordlessSudo };
 }
 
@@ -102,7 +130,9 @@ if (import.meta.main) {
     process.exit(1);
   }
   if (next.action === 'install') {
-    console.log(`Installing ${missing.map((tool) => tool.aptPackage).join(', ')} with apt-get, which the tests need (${missing.map((tool) => tool.name).join(', ')}).`);
+    console.log(
+      `Installing ${missing.map((tool) => tool.aptPackage).join(', ')} with apt-get, which the tests need (${missing.map((tool) => tool.name).join(', ')}).`,
+    );
     for (const command of next.commands) {
       const result = spawnSync(command[0], command.slice(1), { stdio: 'inherit' });
       if (result.status !== 0) {
@@ -112,7 +142,9 @@ if (import.meta.main) {
     }
     const still = missing.filter((tool) => !tool.isPresent());
     if (still.length > 0) {
-      console.error(`Still missing after apt-get: ${still.map((tool) => tool.name).join(', ')}.${still.some((tool) => tool.name === 'chromium') ? ' Set CHROMIUM_PATH to your Chromium or Chrome.' : ''}`);
+      console.error(
+        `Still missing after apt-get: ${still.map((tool) => tool.name).join(', ')}.${still.some((tool) => tool.name === 'chromium') ? ' Set CHROMIUM_PATH to your Chromium or Chrome.' : ''}`,
+      );
       process.exit(1);
     }
     console.log('Installed.');

@@ -35,8 +35,13 @@ export function svgGuard(folders: string[]): AstroIntegration {
         const root = fileURLToPath(config.root);
         const failures = folders
           .flatMap((folder) => svgFiles(path.join(root, folder)))
-          .flatMap((file) => svgProblems(readFileSync(file, 'utf8')).map((reason) => `${path.relative(root, file)}: contains ${reason}`));
-        if (failures.length > 0) throw new Error(`Unsafe SVG illustrations (remove the scripting and save again):\n- ${failures.join('\n- ')}`);
+          .flatMap((file) =>
+            svgProblems(readFileSync(file, 'utf8')).map((reason) => `${path.relative(root, file)}: contains ${reason}`),
+          );
+        if (failures.length > 0)
+          throw new Error(
+            `Unsafe SVG illustrations (remove the scripting and save again):\n- ${failures.join('\n- ')}`,
+          );
       },
     },
   };

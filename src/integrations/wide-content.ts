@@ -30,7 +30,12 @@ export const wideContent = {
       }
       const columns = headerCells(node, (cell) => ctx.textContent(cell).trim()).filter(Boolean);
       const label = columns.length ? `Table: ${columns.join(', ')}` : 'Table';
-      ctx.wrapNode(node, { type: 'element', tagName: 'div', properties: { className: ['table-scroll'], role: 'region', tabIndex: 0, ariaLabel: label }, children: [] });
+      ctx.wrapNode(node, {
+        type: 'element',
+        tagName: 'div',
+        properties: { className: ['table-scroll'], role: 'region', tabIndex: 0, ariaLabel: label },
+        children: [],
+      });
     },
   },
 } satisfies HastPlugin;

@@ -33,17 +33,17 @@ export async function buildApiData(): Promise<ApiData> {
     ),
     miniApps: await Promise.all(
       (await getMiniApps()).map(async (app) => ({
-      id: app.data.order,
-      slug: app.id,
-      name: app.data.name,
-      summary: app.data.summary,
-      description: app.data.description,
-      icon: app.data.icon,
-      // Sector names in display order, as the mini-app pages list them.
-      sectors: (await getSectorsOfMiniApp(app)).map((sector) => sector.data.name),
-      best_for: app.data.best_for,
-      key_benefits: app.data.key_benefits,
-    })),
+        id: app.data.order,
+        slug: app.id,
+        name: app.data.name,
+        summary: app.data.summary,
+        description: app.data.description,
+        icon: app.data.icon,
+        // Sector names in display order, as the mini-app pages list them.
+        sectors: (await getSectorsOfMiniApp(app)).map((sector) => sector.data.name),
+        best_for: app.data.best_for,
+        key_benefits: app.data.key_benefits,
+      })),
     ),
     posts: await Promise.all(
       posts.map(async (post) => ({

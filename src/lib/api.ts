@@ -21,7 +21,12 @@ export async function throwIfResNotOk(response: Response): Promise<void> {
   throw new ApiError(response.status, `${response.status}: ${body || response.statusText}`, body);
 }
 
-export async function apiRequest(method: string, url: string, data?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export async function apiRequest(
+  method: string,
+  url: string,
+  data?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const response = await fetch(url, {
     method,
     headers: data === undefined ? headers : { 'Content-Type': 'application/json', ...headers },

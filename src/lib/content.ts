@@ -52,7 +52,9 @@ const SHOW_DRAFTS = import.meta.env.DEV;
 /** Published posts, newest first; drafts are left out of production builds. */
 export async function getPublishedPosts(): Promise<Post[]> {
   const posts = await getCollection('blog', ({ data }) => SHOW_DRAFTS || !data.draft);
-  return posts.sort((a, b) => b.data.publishedDate.getTime() - a.data.publishedDate.getTime() || a.id.localeCompare(b.id));
+  return posts.sort(
+    (a, b) => b.data.publishedDate.getTime() - a.data.publishedDate.getTime() || a.id.localeCompare(b.id),
+  );
 }
 
 /** The privacy policy entry; its absence is a build error. */

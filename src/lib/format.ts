@@ -1,4 +1,9 @@
-const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const dateFormat = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
 
 /** A calendar date for people, e.g. "June 16, 2026". Content dates are UTC days. */
 export function formatDate(date: Date): string {
@@ -15,5 +20,8 @@ export const READING_TIME_LABEL = '5 min read';
 
 /** Plain text with blank-line paragraph breaks, as paragraphs. */
 export function paragraphs(text: string): string[] {
-  return text.split(/\n\s*\n/).map((part) => part.trim()).filter(Boolean);
+  return text
+    .split(/\n\s*\n/)
+    .map((part) => part.trim())
+    .filter(Boolean);
 }

@@ -33,7 +33,10 @@ export function pngIcons(background: string): PngIcon[] {
 export const ICO_SIZES = [16, 32, 48];
 
 /** The logo as a square PNG `size` pixels wide, drawn from its vector at that size (never scaled up). */
-export async function logoPng(svg: string, { size, background, inset = 0 }: Pick<PngIcon, 'size' | 'background' | 'inset'>): Promise<Buffer> {
+export async function logoPng(
+  svg: string,
+  { size, background, inset = 0 }: Pick<PngIcon, 'size' | 'background' | 'inset'>,
+): Promise<Buffer> {
   const inner = Math.round(size * (1 - 2 * inset));
   const source = Buffer.from(svg);
   const { width = inner } = await sharp(source).metadata();
@@ -45,7 +48,13 @@ export async function logoPng(svg: string, { size, background, inset = 0 }: Pick
   const margin = Math.floor((size - inner) / 2);
   const image = background ? sharp(drawn).flatten({ background }) : sharp(drawn);
   return image
-    .extend({ top: margin, left: margin, bottom: size - inner - margin, right: size - inner - margin, background: background ?? { r: 0, g: 0, b: 0, alpha: 0 } })
+    .extend({
+      top: margin,
+      left: margin,
+      bottom: size - inner - margin,
+      right: size - inner - margin,
+      background: background ?? { r: 0, g: 0, b: 0, alpha: 0 },
+    })
     .png()
     .toBuffer();
 }

@@ -17,7 +17,10 @@ export function pageTitle(site: SiteConfig, title?: string): string {
  * /sectors/saas.html (and /index.html for the home page), and `astro dev` /sectors/saas.
  */
 export function pagePath(pathname: string): string {
-  const path = pathname.replace(/\.html$/, '').replace(/(^|\/)index$/, '$1').replace(/(.)\/$/, '$1');
+  const path = pathname
+    .replace(/\.html$/, '')
+    .replace(/(^|\/)index$/, '$1')
+    .replace(/(.)\/$/, '$1');
   return path || '/';
 }
 
@@ -97,7 +100,10 @@ export function blogPostingLd(
 }
 
 /** A service with a free offer (the Zoho guide and first consultation). */
-export function freeServiceLd(site: SiteConfig, service: { name: string; description: string; path: string; offerName: string }): JsonLd {
+export function freeServiceLd(
+  site: SiteConfig,
+  service: { name: string; description: string; path: string; offerName: string },
+): JsonLd {
   return {
     '@context': 'https://schema.org',
     '@type': 'Service',
@@ -105,7 +111,12 @@ export function freeServiceLd(site: SiteConfig, service: { name: string; descrip
     description: service.description,
     serviceType: 'Business process automation',
     url: absoluteUrl(site, service.path),
-    provider: { '@type': 'ProfessionalService', '@id': `${site.url}/#organization`, name: site.name, url: `${site.url}/` },
+    provider: {
+      '@type': 'ProfessionalService',
+      '@id': `${site.url}/#organization`,
+      name: site.name,
+      url: `${site.url}/`,
+    },
     areaServed: 'Worldwide',
     offers: {
       '@type': 'Offer',

@@ -16,7 +16,9 @@ export const GET: APIRoute = () => {
     background_color: site.backgroundColor,
     icons: [
       { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
-      ...pngIcons(site.themeColor).flatMap(({ name, size, purpose }) => (purpose ? [{ src: `/${name}.png`, sizes: `${size}x${size}`, type: 'image/png', purpose }] : [])),
+      ...pngIcons(site.themeColor).flatMap(({ name, size, purpose }) =>
+        purpose ? [{ src: `/${name}.png`, sizes: `${size}x${size}`, type: 'image/png', purpose }] : [],
+      ),
     ],
   };
   return new Response(JSON.stringify(manifest, null, 2), { headers: { 'Content-Type': 'application/manifest+json' } });

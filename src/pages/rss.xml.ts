@@ -7,7 +7,8 @@ export const GET: APIRoute = async () => {
   const posts = await getPublishedPosts();
   return rss({
     title: `${site.name} blog`,
-    description: 'Practical guides on automating the operations of small and medium businesses with AI and no-code tools.',
+    description:
+      'Practical guides on automating the operations of small and medium businesses with AI and no-code tools.',
     site: site.url,
     items: posts.map((post) => ({
       title: post.data.title,

@@ -93,7 +93,11 @@ const cleanText = (schema: z.ZodString, requiredMessage: string | undefined, mul
 
 /** A required line of text: trimmed, non-empty, capped, visible, free of control characters. */
 const requiredText = (max: number, message: string, { multiline = false } = {}) =>
-  cleanText(z.string({ error: message }).trim().min(1, message).max(max, `At most ${max} characters`), message, multiline);
+  cleanText(
+    z.string({ error: message }).trim().min(1, message).max(max, `At most ${max} characters`),
+    message,
+    multiline,
+  );
 
 /** An optional line of text: trimmed, capped and free of control characters; empty or invisible becomes undefined. */
 const optionalText = (max: number, { multiline = false } = {}) =>
@@ -157,7 +161,12 @@ export const FooterSignupForm = z.object({
 });
 
 /** The blog newsletter form's fields. */
-export const NewsletterForm = SubscriberRequest.pick({ firstName: true, lastName: true, email: true, [HONEYPOT_FIELD]: true });
+export const NewsletterForm = SubscriberRequest.pick({
+  firstName: true,
+  lastName: true,
+  email: true,
+  [HONEYPOT_FIELD]: true,
+});
 
 /** The Zoho guide form's fields: the same as the newsletter form's, sent as a lead with the name joined. */
 export const GuideForm = NewsletterForm;
@@ -173,5 +182,8 @@ export const ContactForm = z.object({
 
 /** POST /api/admin/login. */
 export const AdminLoginRequest = z.object({
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024, 'Password is too long'),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(1024, 'Password is too long'),
 });

@@ -13,7 +13,15 @@ const SECRETS = {
   SESSION_SECRET: 'session-secret-5b2f0e8d4a6c1b3e9f7a2d4c6e8b0a1f',
 };
 /** What a client-side password gate would contain. */
-const CHECKS = ['timingSafeEqual', 'scrypt', 'verifyPassword', 'verifyPlainPassword', 'ADMIN_PASSWORD', 'SESSION_SECRET', 'createHmac'];
+const CHECKS = [
+  'timingSafeEqual',
+  'scrypt',
+  'verifyPassword',
+  'verifyPlainPassword',
+  'ADMIN_PASSWORD',
+  'SESSION_SECRET',
+  'createHmac',
+];
 
 let site: SiteCopy;
 let files: string[] = [];

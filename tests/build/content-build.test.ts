@@ -26,7 +26,9 @@ describe('content validation at build time', () => {
 
   test('a reference to an unknown sector fails the build, naming the file and the field', () => {
     site = copySite();
-    edit(site, 'content/mini-apps/glossary-builder.yaml', (text) => text.replace(/^sectors: \[property,/m, 'sectors: [properties,'));
+    edit(site, 'content/mini-apps/glossary-builder.yaml', (text) =>
+      text.replace(/^sectors: \[property,/m, 'sectors: [properties,'),
+    );
     const { status, output } = site.build();
     expect(status).not.toBe(0);
     expect(output).toContain('content/mini-apps/glossary-builder.yaml');
@@ -36,7 +38,9 @@ describe('content validation at build time', () => {
 
   test('a blog post with a malformed date fails the build, naming the file and the field', () => {
     site = copySite();
-    edit(site, 'content/blog/what-to-automate-first.md', (text) => text.replace(/^publishedDate: .*$/m, 'publishedDate: next tuesday'));
+    edit(site, 'content/blog/what-to-automate-first.md', (text) =>
+      text.replace(/^publishedDate: .*$/m, 'publishedDate: next tuesday'),
+    );
     const { status, output } = site.build();
     expect(status).not.toBe(0);
     expect(output).toContain('content/blog/what-to-automate-first.md');
@@ -61,7 +65,9 @@ describe('blog publishing', () => {
     for (const file of readdirSync(site.file('content/blog'))) rmSync(site.file('content/blog', file));
     const { status, output } = site.build();
     expect(status, output).toBe(0);
-    expect(readFileSync(site.file('dist/blog.html'), 'utf8')).toContain('No blog posts available yet. Please check back soon!');
+    expect(readFileSync(site.file('dist/blog.html'), 'utf8')).toContain(
+      'No blog posts available yet. Please check back soon!',
+    );
   });
 });
 
@@ -69,16 +75,22 @@ describe('illustrations', () => {
   test('a raster cover is resized into WebP copies; an SVG cover is written into its page as it is, and served as a file on the list', () => {
     site = copySite();
     writeFileSync(site.file('content/images/blog/what-to-automate-first.png'), solidPng(1200, 630, [11, 26, 51]));
-    edit(site, 'content/blog/what-to-automate-first.md', (text) => text.replace('what-to-automate-first.svg', 'what-to-automate-first.png'));
+    edit(site, 'content/blog/what-to-automate-first.md', (text) =>
+      text.replace('what-to-automate-first.svg', 'what-to-automate-first.png'),
+    );
     const { status, output } = site.build();
     expect(status, output).toBe(0);
     const raster = readFileSync(site.file('dist/blog/what-to-automate-first.html'), 'utf8');
-    expect(raster).toMatch(/<img src="\/_astro\/what-to-automate-first\.[^"]+\.webp" srcset="[^"]+ 480w, [^"]+ 800w, [^"]+ 1200w"/);
+    expect(raster).toMatch(
+      /<img src="\/_astro\/what-to-automate-first\.[^"]+\.webp" srcset="[^"]+ 480w, [^"]+ 800w, [^"]+ 1200w"/,
+    );
     const vector = readFileSync(site.file('dist/blog/automated-appointment-scheduling.html'), 'utf8');
     const svg = readFileSync(site.file('content/images/blog/automated-appointment-scheduling.svg'), 'utf8').trim();
     expect(vector).toContain(`<img src="data:image/svg+xml,${encodeURIComponent(svg)}" width="1200" height="630"`);
     const list = readFileSync(site.file('dist/blog.html'), 'utf8');
-    expect(list).toMatch(/<img src="\/_astro\/automated-appointment-scheduling\.[\w-]+\.svg" width="1200" height="630"/);
+    expect(list).toMatch(
+      /<img src="\/_astro\/automated-appointment-scheduling\.[\w-]+\.svg" width="1200" height="630"/,
+    );
   });
 
   test('an SVG that carries a script fails the build, naming the file', () => {

@@ -27,14 +27,22 @@ describe('content security policy of the built pages', () => {
     const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/g)];
     expect(inline.length).toBeGreaterThan(0);
     for (const [, attributes, body] of inline) {
-      const hash = `'sha256-${createHash('sha256').update(body ?? '').digest('base64')}'`;
-      expect(scriptSrc, `inline script ${attributes?.trim() || '(classic)'} of ${page} is not in the policy`).toContain(hash);
+      const hash = `'sha256-${createHash('sha256')
+        .update(body ?? '')
+        .digest('base64')}'`;
+      expect(scriptSrc, `inline script ${attributes?.trim() || '(classic)'} of ${page} is not in the policy`).toContain(
+        hash,
+      );
     }
     const styleSrc = policy?.split(';').find((directive) => directive.trim().startsWith('style-src')) ?? '';
     expect(styleSrc).not.toContain("'unsafe-inline'");
     for (const [, body] of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)) {
-      const hash = `'sha256-${createHash('sha256').update(body ?? '').digest('base64')}'`;
-      expect(styleSrc, `an inline style of ${page} (${(body ?? '').slice(0, 40)}…) is not in the policy`).toContain(hash);
+      const hash = `'sha256-${createHash('sha256')
+        .update(body ?? '')
+        .digest('base64')}'`;
+      expect(styleSrc, `an inline style of ${page} (${(body ?? '').slice(0, 40)}…) is not in the policy`).toContain(
+        hash,
+      );
     }
     expect(html).not.toMatch(/<[a-z][^>]*\sstyle="/i);
   });

@@ -16,25 +16,45 @@ const attribute = (html: string, pattern: RegExp) => pattern.exec(html)?.[1];
 
 beforeAll(() => {
   site = copySite();
-  const { status, output } = site.build({ PUBLIC_SITE_URL: '', URL: PRODUCTION, CONTEXT: 'deploy-preview', DEPLOY_PRIME_URL: PREVIEW });
+  const { status, output } = site.build({
+    PUBLIC_SITE_URL: '',
+    URL: PRODUCTION,
+    CONTEXT: 'deploy-preview',
+    DEPLOY_PRIME_URL: PREVIEW,
+  });
   expect(status, output).toBe(0);
 }, 180_000);
 
 afterAll(() => site?.remove());
 
-test.each(['index.html', 'blog/what-to-automate-first.html', 'sectors/saas.html'])('%s: link-preview images come from the preview, the canonical URL from production', (file) => {
-  const html = page(file);
-  expect(attribute(html, /<meta property="og:image" content="([^"]+)"/)).toMatch(new RegExp(`^${PREVIEW}/_astro/.+\\.png$`));
-  expect(attribute(html, /<meta name="twitter:image" content="([^"]+)"/)).toMatch(new RegExp(`^${PREVIEW}/`));
-  expect(attribute(html, /<link rel="canonical" href="([^"]+)"/)).toMatch(new RegExp(`^${PRODUCTION}(/|$)`));
-  expect(attribute(html, /<meta property="og:url" content="([^"]+)"/)).toMatch(new RegExp(`^${PRODUCTION}(/|$)`));
-});
+test.each(['index.html', 'blog/what-to-automate-first.html', 'sectors/saas.html'])(
+  '%s: link-preview images come from the preview, the canonical URL from production',
+  (file) => {
+    const html = page(file);
+    expect(attribute(html, /<meta property="og:image" content="([^"]+)"/)).toMatch(
+      new RegExp(`^${PREVIEW}/_astro/.+\\.png$`),
+    );
+    expect(attribute(html, /<meta name="twitter:image" content="([^"]+)"/)).toMatch(new RegExp(`^${PREVIEW}/`));
+    expect(attribute(html, /<link rel="canonical" href="([^"]+)"/)).toMatch(new RegExp(`^${PRODUCTION}(/|$)`));
+    expect(attribute(html, /<meta property="og:url" content="([^"]+)"/)).toMatch(new RegExp(`^${PRODUCTION}(/|$)`));
+  },
+);
 
 test('structured data takes its images from the preview and its page URLs from production', () => {
-  const post = JSON.parse(attribute(page('blog/what-to-automate-first.html'), /<script type="application\/ld\+json">(\{"@context":"https:\/\/schema.org","@type":"BlogPosting"[\s\S]*?)<\/script>/) ?? '{}') as { image: string[]; url: string };
+  const post = JSON.parse(
+    attribute(
+      page('blog/what-to-automate-first.html'),
+      /<script type="application\/ld\+json">(\{"@context":"https:\/\/schema.org","@type":"BlogPosting"[\s\S]*?)<\/script>/,
+    ) ?? '{}',
+  ) as { image: string[]; url: string };
   expect(post.image[0]).toMatch(new RegExp(`^${PREVIEW}/`));
   expect(post.url).toBe(`${PRODUCTION}/blog/what-to-automate-first`);
-  const organization = JSON.parse(attribute(page('index.html'), /<script type="application\/ld\+json">(\{"@context":"https:\/\/schema.org","@type":"ProfessionalService"[\s\S]*?)<\/script>/) ?? '{}') as { logo: string; url: string };
+  const organization = JSON.parse(
+    attribute(
+      page('index.html'),
+      /<script type="application\/ld\+json">(\{"@context":"https:\/\/schema.org","@type":"ProfessionalService"[\s\S]*?)<\/script>/,
+    ) ?? '{}',
+  ) as { logo: string; url: string };
   expect(organization.logo).toMatch(new RegExp(`^${PREVIEW}/`));
   expect(organization.url).toBe(`${PRODUCTION}/`);
 });

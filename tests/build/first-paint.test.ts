@@ -36,6 +36,9 @@ describe('before the first paint', () => {
     const svg = readFileSync(path.join(PROJECT_ROOT, 'content', 'images', 'sectors', `${slug}.svg`), 'utf8').trim();
     const first = /<main\b[\s\S]*?<img src="([^"]+)"/.exec(html)?.[1] ?? '';
     expect(first).toMatch(/^data:image\/svg\+xml,/);
-    expect(decodeURIComponent(first.replace('data:image/svg+xml,', '')) === svg, 'the data URL holds the file in content/ unchanged').toBe(true);
+    expect(
+      decodeURIComponent(first.replace('data:image/svg+xml,', '')) === svg,
+      'the data URL holds the file in content/ unchanged',
+    ).toBe(true);
   });
 });

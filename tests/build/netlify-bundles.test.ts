@@ -13,17 +13,40 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../../scripts/harness/project';
 
 /** What netlify.toml says about functions, per function name ('*' for all). */
-const FunctionsConfig = z.record(z.string(), z.object({ included_files: z.array(z.string()).optional(), node_bundler: z.enum(['esbuild', 'esbuild_zisi', 'nft', 'zisi', 'none']).optional() }));
+const FunctionsConfig = z.record(
+  z.string(),
+  z.object({
+    included_files: z.array(z.string()).optional(),
+    node_bundler: z.enum(['esbuild', 'esbuild_zisi', 'nft', 'zisi', 'none']).optional(),
+  }),
+);
 
 let functionsConfig: z.infer<typeof FunctionsConfig>;
 let bundles: FunctionResult[];
 const output = mkdtempSync(path.join(tmpdir(), 'netlify-bundles-'));
 
 beforeAll(async () => {
-  const resolved = await resolveConfig({ config: path.join(PROJECT_ROOT, 'netlify.toml'), cwd: PROJECT_ROOT, repositoryRoot: PROJECT_ROOT, context: 'production', offline: true, mode: 'cli' });
+  const resolved = await resolveConfig({
+    config: path.join(PROJECT_ROOT, 'netlify.toml'),
+    cwd: PROJECT_ROOT,
+    repositoryRoot: PROJECT_ROOT,
+    context: 'production',
+    offline: true,
+    mode: 'cli',
+  });
   functionsConfig = FunctionsConfig.parse(z.object({ functions: z.unknown() }).parse(resolved.config).functions);
-  const config = Object.fromEntries(Object.entries(functionsConfig).map(([name, value]) => [name, { includedFiles: value.included_files, nodeBundler: value.node_bundler }]));
-  bundles = await zipFunctions([path.join(PROJECT_ROOT, 'functions')], output, { basePath: PROJECT_ROOT, repositoryRoot: PROJECT_ROOT, config, archiveFormat: 'none' });
+  const config = Object.fromEntries(
+    Object.entries(functionsConfig).map(([name, value]) => [
+      name,
+      { includedFiles: value.included_files, nodeBundler: value.node_bundler },
+    ]),
+  );
+  bundles = await zipFunctions([path.join(PROJECT_ROOT, 'functions')], output, {
+    basePath: PROJECT_ROOT,
+    repositoryRoot: PROJECT_ROOT,
+    config,
+    archiveFormat: 'none',
+  });
 }, 120_000);
 
 afterAll(() => rmSync(output, { recursive: true, force: true }));
@@ -35,6 +58,8 @@ test('every function is bundled by nft, so netlify.toml names no bundler', () =>
 });
 
 test('only the content function ships dist/api-data.json', () => {
-  const shipping = bundles.filter((bundle) => (bundle.includedFiles ?? []).some((file) => file.endsWith(path.join('dist', 'api-data.json'))));
+  const shipping = bundles.filter((bundle) =>
+    (bundle.includedFiles ?? []).some((file) => file.endsWith(path.join('dist', 'api-data.json'))),
+  );
   expect(shipping.map((bundle) => bundle.name)).toEqual(['content']);
 });

@@ -35,13 +35,20 @@ test('every built page is valid HTML (Nu Html Checker)', () => {
 }, 60_000);
 
 describe('sitemap, robots.txt and RSS', () => {
-  const publicPages = htmlFiles().map(pathOf).filter((pathname) => !isUnlisted(pathname)).sort();
+  const publicPages = htmlFiles()
+    .map(pathOf)
+    .filter((pathname) => !isUnlisted(pathname))
+    .sort();
 
   test('the sitemap lists every public page and nothing else', () => {
-    const index = xml.parse(readFileSync(path.join(DIST, 'sitemap-index.xml'), 'utf8')) as { sitemapindex: { sitemap: { loc: string } | { loc: string }[] } };
+    const index = xml.parse(readFileSync(path.join(DIST, 'sitemap-index.xml'), 'utf8')) as {
+      sitemapindex: { sitemap: { loc: string } | { loc: string }[] };
+    };
     const sitemaps = [index.sitemapindex.sitemap].flat();
     const urls = sitemaps.flatMap(({ loc }) => {
-      const parsed = xml.parse(readFileSync(path.join(DIST, new URL(loc).pathname), 'utf8')) as { urlset: { url: { loc: string }[] } };
+      const parsed = xml.parse(readFileSync(path.join(DIST, new URL(loc).pathname), 'utf8')) as {
+        urlset: { url: { loc: string }[] };
+      };
       return parsed.urlset.url.map((url) => url.loc);
     });
     expect(pathsOf(urls)).toEqual(publicPages);
@@ -54,7 +61,9 @@ describe('sitemap, robots.txt and RSS', () => {
   });
 
   test('the RSS feed has one item per published post, linking to pages that exist', () => {
-    const feed = xml.parse(readFileSync(path.join(DIST, 'rss.xml'), 'utf8')) as { rss: { channel: { title: string; item: { title: string; link: string; pubDate: string }[] } } };
+    const feed = xml.parse(readFileSync(path.join(DIST, 'rss.xml'), 'utf8')) as {
+      rss: { channel: { title: string; item: { title: string; link: string; pubDate: string }[] } };
+    };
     const items = [feed.rss.channel.item].flat();
     const posts = publicPages.filter((pathname) => /^\/blog\/./.test(pathname));
     expect(pathsOf(items.map((item) => item.link))).toEqual(posts);
@@ -81,25 +90,35 @@ describe('structured data', () => {
     [/^\/zoho$/, ['Service']],
   ];
 
-  test.each(htmlFiles().map((file) => [pathOf(file), file]))('%s carries the JSON-LD blocks of its kind of page', (page, file) => {
-    const html = readFileSync(file, 'utf8');
-    const types = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map(([, json]) => String((JSON.parse(json ?? '') as Record<string, unknown>)['@type']));
-    const expected = EXPECTED_TYPES.find(([pattern]) => pattern.test(page))?.[1] ?? [];
-    expect(types.sort()).toEqual([...expected].sort());
-  });
+  test.each(htmlFiles().map((file) => [pathOf(file), file]))(
+    '%s carries the JSON-LD blocks of its kind of page',
+    (page, file) => {
+      const html = readFileSync(file, 'utf8');
+      const types = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map(([, json]) =>
+        String((JSON.parse(json ?? '') as Record<string, unknown>)['@type']),
+      );
+      const expected = EXPECTED_TYPES.find(([pattern]) => pattern.test(page))?.[1] ?? [];
+      expect(types.sort()).toEqual([...expected].sort());
+    },
+  );
 
-  test.each(htmlFiles().map((file) => [pathOf(file), file]))('every JSON-LD block of %s parses and has its required properties', (_page, file) => {
-    const html = readFileSync(file, 'utf8');
-    for (const [, json] of html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)) {
-      const data = JSON.parse(json ?? '') as Record<string, unknown>;
-      expect(data['@context']).toBe('https://schema.org');
-      const type = String(data['@type']);
-      expect(Object.keys(REQUIRED), `unexpected type ${type}`).toContain(type);
-      for (const property of REQUIRED[type] ?? []) expect(data[property], `${type}.${property}`).toBeTruthy();
-      if (type === 'Service') expect(data.offers).toMatchObject({ '@type': 'Offer', price: '0', priceCurrency: 'USD' });
-      if (type === 'BreadcrumbList') for (const item of data.itemListElement as { item: string }[]) expect(item.item).toMatch(/^https?:\/\//);
-    }
-  });
+  test.each(htmlFiles().map((file) => [pathOf(file), file]))(
+    'every JSON-LD block of %s parses and has its required properties',
+    (_page, file) => {
+      const html = readFileSync(file, 'utf8');
+      for (const [, json] of html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)) {
+        const data = JSON.parse(json ?? '') as Record<string, unknown>;
+        expect(data['@context']).toBe('https://schema.org');
+        const type = String(data['@type']);
+        expect(Object.keys(REQUIRED), `unexpected type ${type}`).toContain(type);
+        for (const property of REQUIRED[type] ?? []) expect(data[property], `${type}.${property}`).toBeTruthy();
+        if (type === 'Service')
+          expect(data.offers).toMatchObject({ '@type': 'Offer', price: '0', priceCurrency: 'USD' });
+        if (type === 'BreadcrumbList')
+          for (const item of data.itemListElement as { item: string }[]) expect(item.item).toMatch(/^https?:\/\//);
+      }
+    },
+  );
 });
 
 describe('links', () => {
@@ -122,11 +141,17 @@ describe('links', () => {
       // Only this site: share links and the LinkedIn page are other hosts.
       linksToSkip: async (link: string) => !link.startsWith(origin) || link.includes('/api/admin/'),
     });
-    const broken = result.links.filter((link) => link.state === 'BROKEN').map((link) => `${link.status} ${link.url} (on ${link.parent})`);
+    const broken = result.links
+      .filter((link) => link.state === 'BROKEN')
+      .map((link) => `${link.status} ${link.url} (on ${link.parent})`);
     expect(broken).toEqual([]);
     // The crawl reached every listed page from the home page, so each was checked.
-    const reached = new Set(result.links.filter((link) => link.state === 'OK').map((link) => new URL(link.url).pathname));
-    const pages = htmlFiles().map(pathOf).filter((pathname) => !isUnlisted(pathname));
+    const reached = new Set(
+      result.links.filter((link) => link.state === 'OK').map((link) => new URL(link.url).pathname),
+    );
+    const pages = htmlFiles()
+      .map(pathOf)
+      .filter((pathname) => !isUnlisted(pathname));
     expect(pages.length).toBeGreaterThan(20);
     expect(pages.filter((pathname) => !reached.has(pathname))).toEqual([]);
   }, 120_000);

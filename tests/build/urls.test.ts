@@ -17,7 +17,8 @@ const FILES = new Set(builtFiles());
 const PAGES = builtPages();
 
 const read = (file: string) => readFileSync(path.join(DIST, file), 'utf8');
-const decodeEntities = (value: string) => value.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#39;', "'");
+const decodeEntities = (value: string) =>
+  value.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#39;', "'");
 
 /** The site's origin, as the build wrote it into the home page's canonical link. */
 const ORIGIN = new URL(/<link rel="canonical" href="([^"]+)"/.exec(read('index.html'))?.[1] ?? 'invalid:').origin;
@@ -40,7 +41,9 @@ function problems(found: { where: string; value: string; base?: string }[]): str
     const problem = problemWith(url);
     if (problem) wrong.set(`${value} → ${problem}`, [...(wrong.get(`${value} → ${problem}`) ?? []), where]);
   }
-  return [...wrong].map(([line, places]) => `${line} (${places[0]}${places.length > 1 ? ` and ${places.length - 1} more` : ''})`);
+  return [...wrong].map(
+    ([line, places]) => `${line} (${places[0]}${places.length > 1 ? ` and ${places.length - 1} more` : ''})`,
+  );
 }
 
 const xml = new XMLParser({ ignoreAttributes: false });
@@ -58,7 +61,9 @@ describe('every URL the build gives out is served by Netlify without a redirect'
       const values = [...html.matchAll(/\s(href|src|srcset)="([^"]*)"/g)].flatMap(([, attribute, raw]) => {
         const value = decodeEntities(raw ?? '');
         // A srcset lists "url width" candidates separated by commas.
-        return attribute === 'srcset' ? value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0] ?? '') : [value];
+        return attribute === 'srcset'
+          ? value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0] ?? '')
+          : [value];
       });
       return values.filter(Boolean).map((value) => ({ where: page, value, base }));
     });
@@ -72,7 +77,9 @@ describe('every URL the build gives out is served by Netlify without a redirect'
       if (!canonical) return [];
       const problem = problemWith(new URL(canonical));
       if (problem) return [`${page}: ${canonical} → ${problem}`];
-      return canonical === `${ORIGIN}${servedPath(page)}` ? [] : [`${page}: ${canonical} is not ${ORIGIN}${servedPath(page)}`];
+      return canonical === `${ORIGIN}${servedPath(page)}`
+        ? []
+        : [`${page}: ${canonical} is not ${ORIGIN}${servedPath(page)}`];
     });
     expect(wrong).toEqual([]);
   });
@@ -80,15 +87,19 @@ describe('every URL the build gives out is served by Netlify without a redirect'
   test('every link-preview URL and every URL in structured data', () => {
     const found = PAGES.flatMap((page) => {
       const html = read(page);
-      const meta = [...html.matchAll(/<meta (?:property|name)="([^"]+)" content="(https?:[^"]+)"/g)].map(([, name, value]) => ({ where: `${page} ${name}`, value: decodeEntities(value ?? '') }));
-      const ld = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].flatMap(([, json]) => {
-        const strings: string[] = [];
-        JSON.stringify(JSON.parse(json ?? '{}'), (_key, item: unknown) => {
-          if (typeof item === 'string' && item.startsWith(ORIGIN)) strings.push(item);
-          return item;
-        });
-        return strings.map((value) => ({ where: `${page} JSON-LD`, value }));
-      });
+      const meta = [...html.matchAll(/<meta (?:property|name)="([^"]+)" content="(https?:[^"]+)"/g)].map(
+        ([, name, value]) => ({ where: `${page} ${name}`, value: decodeEntities(value ?? '') }),
+      );
+      const ld = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].flatMap(
+        ([, json]) => {
+          const strings: string[] = [];
+          JSON.stringify(JSON.parse(json ?? '{}'), (_key, item: unknown) => {
+            if (typeof item === 'string' && item.startsWith(ORIGIN)) strings.push(item);
+            return item;
+          });
+          return strings.map((value) => ({ where: `${page} JSON-LD`, value }));
+        },
+      );
       return [...meta, ...ld];
     });
     expect(found.filter(({ value }) => value.startsWith(ORIGIN)).length).toBeGreaterThan(PAGES.length * 3);
@@ -96,7 +107,9 @@ describe('every URL the build gives out is served by Netlify without a redirect'
   });
 
   test('every sitemap <loc>', () => {
-    const index = xml.parse(read('sitemap-index.xml')) as { sitemapindex: { sitemap: { loc: string } | { loc: string }[] } };
+    const index = xml.parse(read('sitemap-index.xml')) as {
+      sitemapindex: { sitemap: { loc: string } | { loc: string }[] };
+    };
     const sitemaps = [index.sitemapindex.sitemap].flat().map(({ loc }) => ({ where: 'sitemap-index.xml', value: loc }));
     const locs = sitemaps.flatMap(({ value }) => {
       const file = new URL(value).pathname.slice(1);
@@ -108,7 +121,14 @@ describe('every URL the build gives out is served by Netlify without a redirect'
   });
 
   test('every link of the RSS feed', () => {
-    const feed = xml.parse(read('rss.xml')) as { rss: { channel: { link: string; item: { link: string; guid: { '#text': string } } | { link: string; guid: { '#text': string } }[] } } };
+    const feed = xml.parse(read('rss.xml')) as {
+      rss: {
+        channel: {
+          link: string;
+          item: { link: string; guid: { '#text': string } } | { link: string; guid: { '#text': string } }[];
+        };
+      };
+    };
     const items = [feed.rss.channel.item].flat();
     const found = [
       { where: 'rss.xml channel', value: feed.rss.channel.link },
@@ -123,18 +143,36 @@ describe('every URL the build gives out is served by Netlify without a redirect'
 
   test("the API's image URLs, the manifest's icons, robots.txt and security.txt", () => {
     const api = read('api-data.json');
-    const images = [...api.matchAll(/"imageUrl":"([^"]+)"/g)].map(([, value]) => ({ where: 'api-data.json', value: value ?? '' }));
+    const images = [...api.matchAll(/"imageUrl":"([^"]+)"/g)].map(([, value]) => ({
+      where: 'api-data.json',
+      value: value ?? '',
+    }));
     const manifest = JSON.parse(read('manifest.webmanifest')) as { start_url: string; icons: { src: string }[] };
-    const icons = [manifest.start_url, ...manifest.icons.map((icon) => icon.src)].map((value) => ({ where: 'manifest.webmanifest', value }));
-    const lines = (file: string, field: string) => [...read(file).matchAll(new RegExp(`^${field}: (\\S+)$`, 'gm'))].map(([, value]) => ({ where: file, value: value ?? '' }));
-    const found = [...images, ...icons, ...lines('robots.txt', 'Sitemap'), ...lines('.well-known/security.txt', 'Canonical')];
+    const icons = [manifest.start_url, ...manifest.icons.map((icon) => icon.src)].map((value) => ({
+      where: 'manifest.webmanifest',
+      value,
+    }));
+    const lines = (file: string, field: string) =>
+      [...read(file).matchAll(new RegExp(`^${field}: (\\S+)$`, 'gm'))].map(([, value]) => ({
+        where: file,
+        value: value ?? '',
+      }));
+    const found = [
+      ...images,
+      ...icons,
+      ...lines('robots.txt', 'Sitemap'),
+      ...lines('.well-known/security.txt', 'Canonical'),
+    ];
     expect(images.length).toBeGreaterThan(5);
     expect(problems(found)).toEqual([]);
   });
 
   test("netlify.toml's rewrite targets", () => {
     const toml = readFileSync(path.join(PROJECT_ROOT, 'netlify.toml'), 'utf8');
-    const targets = [...toml.matchAll(/^\s*to = "([^"]+)"/gm)].map(([, value]) => ({ where: 'netlify.toml', value: value ?? '' }));
+    const targets = [...toml.matchAll(/^\s*to = "([^"]+)"/gm)].map(([, value]) => ({
+      where: 'netlify.toml',
+      value: value ?? '',
+    }));
     expect(targets.length).toBeGreaterThanOrEqual(3);
     expect(problems(targets)).toEqual([]);
   });

@@ -15,7 +15,10 @@ test('a wrong password shows "Invalid password"', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Logout' })).toHaveCount(0);
 });
 
-test('the owner sees what was just submitted, keeps the session on reload, exports CSV and logs out', async ({ page, context }) => {
+test('the owner sees what was just submitted, keeps the session on reload, exports CSV and logs out', async ({
+  page,
+  context,
+}) => {
   const subscriberEmail = uniqueEmail('admin-sub');
   const leadEmail = uniqueEmail('admin-lead');
   const hostileName = '<img src=x onerror=alert(1)>';
@@ -47,7 +50,9 @@ test('the owner sees what was just submitted, keeps the session on reload, expor
   await expect(leads.getByRole('row', { name: new RegExp(leadEmail) })).toBeVisible();
   await expect(subscribers.getByRole('row', { name: new RegExp(subscriberEmail) })).toBeVisible();
   // The hostile name is text, not markup, and nothing ran.
-  await expect(leads.getByRole('row', { name: new RegExp(leadEmail) }).getByRole('cell', { name: hostileName, exact: true })).toBeVisible();
+  await expect(
+    leads.getByRole('row', { name: new RegExp(leadEmail) }).getByRole('cell', { name: hostileName, exact: true }),
+  ).toBeVisible();
   await expect(leads.locator('img')).toHaveCount(0);
   expect(dialogs).toEqual([]);
 

@@ -1,8 +1,31 @@
 import { expect, test } from '@playwright/test';
 
-interface Sector { id: number; slug: string; name: string; description: string; imageUrl: string }
-interface MiniApp { id: number; slug: string; name: string; description: string; icon: string; sectors: string[]; best_for: string[]; key_benefits: string[] }
-interface Post { id: number; slug: string; title: string; summary: string; content: string; imageUrl: string; publishedDate: string }
+interface Sector {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  imageUrl: string;
+}
+interface MiniApp {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  icon: string;
+  sectors: string[];
+  best_for: string[];
+  key_benefits: string[];
+}
+interface Post {
+  id: number;
+  slug: string;
+  title: string;
+  summary: string;
+  content: string;
+  imageUrl: string;
+  publishedDate: string;
+}
 
 test.describe('the /api serves what the pages show', () => {
   test('sectors: list and detail agree with the sector pages', async ({ request, page }) => {
@@ -22,7 +45,9 @@ test.describe('the /api serves what the pages show', () => {
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(sector.name);
       // The page typesets quotes (’) and renders *emphasis*; the API keeps the editor's markdown.
       const firstParagraph = sector.description.split('\n\n')[0]?.replace(/\*/g, '') ?? '';
-      const shown = (await page.locator('main .prose p').first().textContent())?.replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
+      const shown = (await page.locator('main .prose p').first().textContent())
+        ?.replace(/[’‘]/g, "'")
+        .replace(/[“”]/g, '"');
       expect(shown).toBe(firstParagraph);
       expect((await request.get(sector.imageUrl)).status()).toBe(200);
     }
@@ -49,7 +74,9 @@ test.describe('the /api serves what the pages show', () => {
       expect(related.length).toBeGreaterThan(0);
       for (const app of related) expect(app.sectors).toContain(sector.name);
       await page.goto(`/sectors/${sector.slug}`);
-      await expect(page.locator('section[aria-labelledby="related-title"] article h3')).toHaveText(related.map((app) => app.name));
+      await expect(page.locator('section[aria-labelledby="related-title"] article h3')).toHaveText(
+        related.map((app) => app.name),
+      );
     }
     expect(await (await request.get('/api/mini-apps?sector=Nowhere')).json()).toEqual([]);
   });

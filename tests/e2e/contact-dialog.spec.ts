@@ -43,7 +43,9 @@ test.describe('contact dialog', () => {
     const dialog = dialogOf(page);
     for (let step = 0; step < 8; step += 1) {
       await page.keyboard.press('Tab');
-      const inside = await dialog.evaluate((element) => element.contains(document.activeElement) || document.activeElement === document.body);
+      const inside = await dialog.evaluate(
+        (element) => element.contains(document.activeElement) || document.activeElement === document.body,
+      );
       expect(inside).toBe(true);
     }
   });

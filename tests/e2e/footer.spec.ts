@@ -11,11 +11,27 @@ test.describe('footer', () => {
       'SaaS/B2B',
       'Google/Zoho SMEs',
     ]);
-    const sectorHrefs = await footer.getByRole('navigation', { name: 'Solutions' }).getByRole('link').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
-    expect(sectorHrefs).toEqual(['/sectors/property', '/sectors/creative', '/sectors/restaurant', '/sectors/saas', '/sectors/google-zoho']);
-    await expect(footer.getByRole('navigation', { name: 'Resources' }).getByRole('link')).toHaveText(['Mini-Apps', 'Blog', 'Contact']);
+    const sectorHrefs = await footer
+      .getByRole('navigation', { name: 'Solutions' })
+      .getByRole('link')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    expect(sectorHrefs).toEqual([
+      '/sectors/property',
+      '/sectors/creative',
+      '/sectors/restaurant',
+      '/sectors/saas',
+      '/sectors/google-zoho',
+    ]);
+    await expect(footer.getByRole('navigation', { name: 'Resources' }).getByRole('link')).toHaveText([
+      'Mini-Apps',
+      'Blog',
+      'Contact',
+    ]);
     await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy-policy');
-    await expect(footer.getByRole('link', { name: 'LinkedIn' })).toHaveAttribute('href', /^https:\/\/www\.linkedin\.com\//);
+    await expect(footer.getByRole('link', { name: 'LinkedIn' })).toHaveAttribute(
+      'href',
+      /^https:\/\/www\.linkedin\.com\//,
+    );
     await expect(footer.getByRole('heading', { name: 'Newsletter' })).toBeVisible();
   });
 

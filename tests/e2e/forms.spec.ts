@@ -50,7 +50,12 @@ test.describe('newsletter form on a blog post', () => {
     await expect(form.getByLabel('E-mail')).toHaveValue('');
     await expect(form.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
 
-    expect(await storedSubscriber(email)).toMatchObject({ email, firstName: 'Zoë', lastName: '1234', sources: ['newsletter_footer'] });
+    expect(await storedSubscriber(email)).toMatchObject({
+      email,
+      firstName: 'Zoë',
+      lastName: '1234',
+      sources: ['newsletter_footer'],
+    });
   });
 });
 
@@ -114,10 +119,13 @@ test.describe('Zoho guide form', () => {
     await page.goto('/zoho');
     const form = page.getByRole('form', { name: 'Request the Zoho guide' });
     await form.scrollIntoViewIfNeeded();
-    for (const label of ['First name', 'Last name', 'E-mail']) await expect(form.getByLabel(label)).toHaveAttribute('required', '');
+    for (const label of ['First name', 'Last name', 'E-mail'])
+      await expect(form.getByLabel(label)).toHaveAttribute('required', '');
     await expect(form.getByLabel('E-mail')).toHaveAttribute('type', 'email');
     await form.getByRole('button', { name: 'Send me the guide' }).click();
-    expect(await form.getByLabel('First name').evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
+    expect(await form.getByLabel('First name').evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(
+      true,
+    );
   });
 
   test('stores a lead with the full name and shows the success alert', async ({ page }) => {
@@ -128,7 +136,9 @@ test.describe('Zoho guide form', () => {
     await form.getByLabel('Last name').fill('Johnson');
     await form.getByLabel('E-mail').fill(email);
     await form.getByRole('button', { name: 'Send me the guide' }).click();
-    await expect(form.getByRole('status')).toHaveText('Thank you for subscribing! Your guide will be sent to your email.');
+    await expect(form.getByRole('status')).toHaveText(
+      'Thank you for subscribing! Your guide will be sent to your email.',
+    );
     await expect(form.getByLabel('First name')).toHaveValue('');
     expect(await storedLead(email)).toMatchObject({ name: 'Katherine Johnson', source: 'zoho_guide' });
   });
@@ -137,7 +147,9 @@ test.describe('Zoho guide form', () => {
 test.describe('a submission retried after a failure', () => {
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-  test('sends the same Idempotency-Key, so a request stored before its answer was lost is stored once', async ({ page }) => {
+  test('sends the same Idempotency-Key, so a request stored before its answer was lost is stored once', async ({
+    page,
+  }) => {
     const email = uniqueEmail('retry');
     const keys: string[] = [];
     let loseAnswer = true;
@@ -147,7 +159,10 @@ test.describe('a submission retried after a failure', () => {
       // The server stores the lead, but its answer never reaches the browser.
       loseAnswer = false;
       await route.fetch();
-      await route.fulfill({ status: 503, json: { error: 'The service is temporarily unavailable. Please try again in a moment.' } });
+      await route.fulfill({
+        status: 503,
+        json: { error: 'The service is temporarily unavailable. Please try again in a moment.' },
+      });
     });
     await page.goto('/zoho');
     const form = page.getByRole('form', { name: 'Request the Zoho guide' });
@@ -179,7 +194,10 @@ test.describe('a submission retried after a failure', () => {
     const keys: string[] = [];
     await page.route('**/api/subscribers', async (route) => {
       keys.push(route.request().headers()['idempotency-key'] ?? '');
-      await route.fulfill({ status: 503, json: { error: 'The service is temporarily unavailable. Please try again in a moment.' } });
+      await route.fulfill({
+        status: 503,
+        json: { error: 'The service is temporarily unavailable. Please try again in a moment.' },
+      });
     });
     await page.goto(POST);
     const form = blogForm(page);

@@ -24,7 +24,10 @@ test.describe('header on a wide screen', () => {
 
   test('a detail page marks its section in the navigation', async ({ page }) => {
     await page.goto('/sectors/saas');
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sectors' })).toHaveAttribute('aria-current', 'true');
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sectors' })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
   });
 
   test('the logo links home and the hamburger is hidden', async ({ page }) => {

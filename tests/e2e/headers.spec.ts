@@ -51,11 +51,35 @@ const FUNCTION_HEADERS = {
 test.describe('answers to a POST carry the security headers', () => {
   const json = { 'content-type': 'application/json' };
   const cases = [
-    { label: 'a lead stored (201)', url: '/api/leads/create', status: 201, headers: json, data: () => ({ name: 'Header Check', email: uniqueEmail('headers'), source: 'contact_form' }) },
-    { label: 'a body that is not JSON (400)', url: '/api/subscribers', status: 400, headers: json, data: () => '{"email":' },
-    { label: 'invalid fields (422)', url: '/api/newsletter/subscribe', status: 422, headers: json, data: () => ({ email: 'not-an-address', source: 'website_footer' }) },
+    {
+      label: 'a lead stored (201)',
+      url: '/api/leads/create',
+      status: 201,
+      headers: json,
+      data: () => ({ name: 'Header Check', email: uniqueEmail('headers'), source: 'contact_form' }),
+    },
+    {
+      label: 'a body that is not JSON (400)',
+      url: '/api/subscribers',
+      status: 400,
+      headers: json,
+      data: () => '{"email":',
+    },
+    {
+      label: 'invalid fields (422)',
+      url: '/api/newsletter/subscribe',
+      status: 422,
+      headers: json,
+      data: () => ({ email: 'not-an-address', source: 'website_footer' }),
+    },
     // Refused before the attempt is counted, so the run's admin tests keep their five tries.
-    { label: 'an admin login that is not JSON (415)', url: '/api/admin/login', status: 415, headers: { 'content-type': 'text/plain' }, data: () => 'password' },
+    {
+      label: 'an admin login that is not JSON (415)',
+      url: '/api/admin/login',
+      status: 415,
+      headers: { 'content-type': 'text/plain' },
+      data: () => 'password',
+    },
   ];
   for (const { label, url, status, headers, data } of cases) {
     test(`POST ${url}: ${label}`, async ({ request }) => {

@@ -8,10 +8,19 @@ for (const route of ['/', '/zoho', '/blog/what-to-automate-first', '/contact']) 
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await page.waitForLoadState('networkidle');
     await page.evaluate(() => window.scrollTo(0, 0));
-    const expected = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>('a[href], button, input, textarea, select, [tabindex]:not([tabindex="-1"])')]
-        .filter((element) => element.tabIndex >= 0 && !element.closest('[aria-hidden="true"], [hidden], dialog:not([open])') && !(element as HTMLButtonElement).disabled && element.getClientRects().length > 0)
-        .length,
+    const expected = await page.evaluate(
+      () =>
+        [
+          ...document.querySelectorAll<HTMLElement>(
+            'a[href], button, input, textarea, select, [tabindex]:not([tabindex="-1"])',
+          ),
+        ].filter(
+          (element) =>
+            element.tabIndex >= 0 &&
+            !element.closest('[aria-hidden="true"], [hidden], dialog:not([open])') &&
+            !(element as HTMLButtonElement).disabled &&
+            element.getClientRects().length > 0,
+        ).length,
     );
     const reached = new Set<string>();
     for (let step = 0; step < expected + 5; step += 1) {
@@ -21,7 +30,10 @@ for (const route of ['/', '/zoho', '/blog/what-to-automate-first', '/contact']) 
         if (!element || element === document.body) return null;
         const style = getComputedStyle(element);
         const visible = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
-        return { key: `${element.tagName}:${element.getAttribute('href') ?? ''}:${element.textContent?.trim().slice(0, 30) ?? ''}:${element.id}:${[...element.parentElement?.children ?? []].indexOf(element)}:${element.getBoundingClientRect().top + window.scrollY}`, visible };
+        return {
+          key: `${element.tagName}:${element.getAttribute('href') ?? ''}:${element.textContent?.trim().slice(0, 30) ?? ''}:${element.id}:${[...(element.parentElement?.children ?? [])].indexOf(element)}:${element.getBoundingClientRect().top + window.scrollY}`,
+          visible,
+        };
       });
       if (!focus) continue;
       expect(focus.visible, `no visible focus on ${focus.key}`).toBe(true);

@@ -22,7 +22,10 @@ test.describe("page URLs follow Netlify's rules", () => {
     ['/sectors/saas/', '/sectors/saas'],
     ['/sectors/', '/sectors'],
     ['/mini-apps/glossary-builder/', '/mini-apps/glossary-builder'],
-    ['/blog/what-to-automate-first/?utm_source=newsletter&x=1', '/blog/what-to-automate-first?utm_source=newsletter&x=1'],
+    [
+      '/blog/what-to-automate-first/?utm_source=newsletter&x=1',
+      '/blog/what-to-automate-first?utm_source=newsletter&x=1',
+    ],
   ] as const) {
     test(`${path} answers 301 to ${location}`, async ({ request }) => {
       const response = await request.get(path, { maxRedirects: 0 });
@@ -94,12 +97,18 @@ function readResponses(socket: net.Socket, count: number): Promise<{ status: num
 test('after a 413 the same kept-alive connection serves the next request', async () => {
   // Larger than what the server buffers on its own (about 64 KB), so the rest of it is still on
   // the wire when the 413 goes out.
-  const body = JSON.stringify({ email: 'large@example.com', firstName: 'x'.repeat(300_000), source: 'newsletter_footer' });
+  const body = JSON.stringify({
+    email: 'large@example.com',
+    firstName: 'x'.repeat(300_000),
+    source: 'newsletter_footer',
+  });
   const socket = net.connect(E2E_PORT, 'localhost');
   await new Promise((resolve) => socket.once('connect', resolve));
   try {
     // The head and the start of the body: the function refuses the declared size at once.
-    socket.write(`POST /api/subscribers HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 1000)}`);
+    socket.write(
+      `POST /api/subscribers HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 1000)}`,
+    );
     const [refused] = await readResponses(socket, 1);
     expect(refused?.status).toBe(413);
     expect(JSON.parse(refused?.body ?? '{}')).toHaveProperty('error');
@@ -118,19 +127,37 @@ test('after a 413 for a large body of unknown length, the next request on a keep
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const send = (method: string, path: string, body?: string) =>
     new Promise<{ status?: number; connection?: string; text: string }>((resolve, reject) => {
-      const request = http.request({ host: 'localhost', port: E2E_PORT, method, path, agent, headers: body ? { 'content-type': 'application/json' } : {} }, (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode, connection: response.headers.connection, text }));
-      });
+      const request = http.request(
+        {
+          host: 'localhost',
+          port: E2E_PORT,
+          method,
+          path,
+          agent,
+          headers: body ? { 'content-type': 'application/json' } : {},
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () =>
+            resolve({ status: response.statusCode, connection: response.headers.connection, text }),
+          );
+        },
+      );
       request.on('error', reject);
       // Written in pieces with no Content-Length: the body goes out chunked, its size unknown.
-      if (body) for (let offset = 0; offset < body.length; offset += 64 * 1024) request.write(body.slice(offset, offset + 64 * 1024));
+      if (body)
+        for (let offset = 0; offset < body.length; offset += 64 * 1024)
+          request.write(body.slice(offset, offset + 64 * 1024));
       request.end();
     });
   try {
-    const refused = await send('POST', '/api/subscribers', JSON.stringify({ email: 'large@example.com', firstName: 'x'.repeat(2_000_000), source: 'newsletter_footer' }));
+    const refused = await send(
+      'POST',
+      '/api/subscribers',
+      JSON.stringify({ email: 'large@example.com', firstName: 'x'.repeat(2_000_000), source: 'newsletter_footer' }),
+    );
     expect(refused.status).toBe(413);
     // Too much to read through: the server says it closes the connection, so the agent opens another.
     expect(refused.connection).toBe('close');

@@ -9,14 +9,20 @@ function jsonLd(page: import('@playwright/test').Page) {
 }
 
 test.describe('home', () => {
-  test('has the hero, its two calls to action, three sectors, three mini-apps and a consultation call', async ({ page }) => {
+  test('has the hero, its two calls to action, three sectors, three mini-apps and a consultation call', async ({
+    page,
+  }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Automate Work. Amplify Impact.');
     await expect(page.getByRole('link', { name: 'Explore Sectors' })).toHaveAttribute('href', '/sectors');
     await expect(page.getByRole('main').getByRole('button', { name: 'Contact Us' })).toBeVisible();
     const sectors = page.locator('section[aria-labelledby="sectors-title"] article');
     await expect(sectors).toHaveCount(3);
-    await expect(sectors.getByRole('heading')).toHaveText(['Property Management', 'Creative Agencies', 'Restaurant Management']);
+    await expect(sectors.getByRole('heading')).toHaveText([
+      'Property Management',
+      'Creative Agencies',
+      'Restaurant Management',
+    ]);
     await expect(page.locator('section[aria-labelledby="apps-title"] article')).toHaveCount(3);
     await expect(page.getByRole('button', { name: 'Schedule a Consultation' })).toBeVisible();
     const types = (await jsonLd(page)).map((block) => block['@type']);
@@ -27,17 +33,30 @@ test.describe('home', () => {
 test.describe('sectors', () => {
   test('the list shows all five sectors with their exact names', async ({ page }) => {
     await page.goto('/sectors');
-    await expect(page.getByRole('main').locator('article h2')).toHaveText(['Property Management', 'Creative Agencies', 'Restaurant Management', 'SaaS/B2B', 'Google/Zoho SMEs']);
+    await expect(page.getByRole('main').locator('article h2')).toHaveText([
+      'Property Management',
+      'Creative Agencies',
+      'Restaurant Management',
+      'SaaS/B2B',
+      'Google/Zoho SMEs',
+    ]);
   });
 
   for (const slug of SECTOR_SLUGS) {
-    test(`/sectors/${slug} shows its description, image, consultation button, related mini-apps and breadcrumbs`, async ({ page }) => {
+    test(`/sectors/${slug} shows its description, image, consultation button, related mini-apps and breadcrumbs`, async ({
+      page,
+    }) => {
       await page.goto(`/sectors/${slug}`);
       const image = page.locator('main img').first();
       // An SVG illustration is written into the page (it is the page's largest image); a raster one is a WebP file.
-      await expect(image).toHaveAttribute('src', new RegExp(`^(data:image/svg\\+xml,%3Csvg|/_astro/${slug}\\.[\\w-]+\\.webp$)`));
+      await expect(image).toHaveAttribute(
+        'src',
+        new RegExp(`^(data:image/svg\\+xml,%3Csvg|/_astro/${slug}\\.[\\w-]+\\.webp$)`),
+      );
       await expect(image).toHaveAttribute('alt', /\S/);
-      await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth > 0)).toBe(true);
+      await expect
+        .poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth > 0))
+        .toBe(true);
       await expect(page.locator('main .prose p').first()).not.toBeEmpty();
       await expect(page.getByRole('button', { name: 'Schedule a Consultation' }).first()).toBeVisible();
       expect(await page.locator('section[aria-labelledby="related-title"] article').count()).toBeGreaterThan(0);
@@ -52,13 +71,15 @@ test.describe('mini-apps', () => {
     await page.goto('/mini-apps');
     const cards = page.getByRole('main').locator('article');
     await expect(cards).toHaveCount(13);
-    for (const slug of MINI_APP_SLUGS) await expect(page.locator(`main article a[href="/mini-apps/${slug}"]`)).toHaveCount(1);
+    for (const slug of MINI_APP_SLUGS)
+      await expect(page.locator(`main article a[href="/mini-apps/${slug}"]`)).toHaveCount(1);
     await expect(cards.getByRole('button', { name: /^Request Demo/ })).toHaveCount(13);
   });
 
   test('a mini-app page has its overview, best-for list, key benefits, sectors and Request Demo', async ({ page }) => {
     await page.goto('/mini-apps/automated-invoice-generator');
-    for (const heading of ['Overview', 'Best for', 'Key benefits', 'Sectors']) await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+    for (const heading of ['Overview', 'Best for', 'Key benefits', 'Sectors'])
+      await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Request Demo' }).first()).toBeVisible();
     await expect(page.locator('section[aria-labelledby="sectors-title"] a[href^="/sectors/"]').first()).toBeVisible();
   });
@@ -80,26 +101,51 @@ test.describe('blog', () => {
     await page.goto(`/blog/${POST_SLUGS[0]}`);
     await expect(page.locator('article time').first()).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}$/);
     expect(await page.locator('.prose h2').count()).toBeGreaterThan(1);
-    await expect(page.getByRole('link', { name: /Share on LinkedIn/ })).toHaveAttribute('href', /^https:\/\/www\.linkedin\.com\/sharing\/share-offsite\/\?url=https?%3A%2F%2F/);
-    await expect(page.getByRole('link', { name: /Share on X/ })).toHaveAttribute('href', /^https:\/\/x\.com\/intent\/post\?url=/);
+    await expect(page.getByRole('link', { name: /Share on LinkedIn/ })).toHaveAttribute(
+      'href',
+      /^https:\/\/www\.linkedin\.com\/sharing\/share-offsite\/\?url=https?%3A%2F%2F/,
+    );
+    await expect(page.getByRole('link', { name: /Share on X/ })).toHaveAttribute(
+      'href',
+      /^https:\/\/x\.com\/intent\/post\?url=/,
+    );
     await expect(page.getByRole('link', { name: 'Back to blog' }).first()).toHaveAttribute('href', '/blog');
     const posting = (await jsonLd(page)).find((block) => block['@type'] === 'BlogPosting');
-    expect(posting).toMatchObject({ headline: expect.any(String), datePublished: expect.any(String), image: [expect.stringMatching(/^https?:\/\//)] });
+    expect(posting).toMatchObject({
+      headline: expect.any(String),
+      datePublished: expect.any(String),
+      image: [expect.stringMatching(/^https?:\/\//)],
+    });
   });
 });
 
 test.describe('contact, zoho and privacy', () => {
   test('contact promises a reply within 24 hours and shows e-mail and address', async ({ page }) => {
     await page.goto('/contact');
-    await expect(page.getByRole('main').getByText(/within 24 hours/).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('main')
+        .getByText(/within 24 hours/)
+        .first(),
+    ).toBeVisible();
     await expect(page.getByRole('main').locator('a[href^="mailto:"]').first()).toBeVisible();
     await expect(page.getByRole('main').locator('address')).toBeVisible();
   });
 
   test('zoho claims 15-20 hours per week and 50+ apps, with a free offer in its structured data', async ({ page }) => {
     await page.goto('/zoho');
-    await expect(page.getByRole('main').getByText(/15-20 hours/).first()).toBeVisible();
-    await expect(page.getByRole('main').getByText(/50\+ apps/).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('main')
+        .getByText(/15-20 hours/)
+        .first(),
+    ).toBeVisible();
+    await expect(
+      page
+        .getByRole('main')
+        .getByText(/50\+ apps/)
+        .first(),
+    ).toBeVisible();
     const service = (await jsonLd(page)).find((block) => block['@type'] === 'Service');
     expect(service?.offers).toMatchObject({ price: '0', priceCurrency: 'USD' });
   });

@@ -7,7 +7,11 @@ test.describe('every route of the specification', () => {
       const errors: string[] = [];
       // Some violations never reach the console (a library probing for eval inside a try, say); the event always fires.
       await page.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI} in ${event.sourceFile}:${event.lineNumber}`));
+        document.addEventListener('securitypolicyviolation', (event) =>
+          console.error(
+            `CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI} in ${event.sourceFile}:${event.lineNumber}`,
+          ),
+        );
       });
       page.on('console', (message) => {
         if (message.type() === 'error') errors.push(message.text());

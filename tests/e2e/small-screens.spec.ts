@@ -81,7 +81,10 @@ test.describe('wide content in a post on a 320 px phone', () => {
   test.use({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
 
   test('there is a post with a table to try', () => {
-    expect(POSTS_WITH_TABLE.length, 'no post in content/blog has a table: add a table fixture so the width test still covers one').toBeGreaterThan(0);
+    expect(
+      POSTS_WITH_TABLE.length,
+      'no post in content/blog has a table: add a table fixture so the width test still covers one',
+    ).toBeGreaterThan(0);
   });
 
   for (const slug of POSTS_WITH_TABLE) {
@@ -102,10 +105,13 @@ test.describe('wide content in a post on a 320 px phone', () => {
     await page.goto(`/blog/${POSTS_WITH_TABLE[0]}`);
     // Content no post has yet, written into the real page so the site's own styles lay it out.
     const long = `https://example.com/${'a-very-long-path-segment-'.repeat(6)}`;
-    await page.locator('article table').first().evaluate((table, text) => {
-      const cell = table.querySelector('td');
-      if (cell) cell.textContent = text;
-    }, long);
+    await page
+      .locator('article table')
+      .first()
+      .evaluate((table, text) => {
+        const cell = table.querySelector('td');
+        if (cell) cell.textContent = text;
+      }, long);
     await page.locator('.prose').evaluate((prose, text) => {
       const pre = document.createElement('pre');
       pre.textContent = `curl --request POST ${text}`;
@@ -120,8 +126,12 @@ test.describe('wide content in a post on a 320 px phone', () => {
     const { scrollWidth, causes } = await overflow(page, 320);
     expect(causes).toEqual([]);
     expect(scrollWidth).toBeLessThanOrEqual(320);
-    const box = page.getByRole('region').filter({ has: page.locator('table') }).first();
-    const widths = (locator: typeof box) => locator.evaluate((element) => ({ client: element.clientWidth, scroll: element.scrollWidth }));
+    const box = page
+      .getByRole('region')
+      .filter({ has: page.locator('table') })
+      .first();
+    const widths = (locator: typeof box) =>
+      locator.evaluate((element) => ({ client: element.clientWidth, scroll: element.scrollWidth }));
     const table = await widths(box);
     expect(table.scroll, 'the table is wider than its box').toBeGreaterThan(table.client);
     const code = await widths(page.locator('.prose pre'));

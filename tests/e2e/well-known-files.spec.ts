@@ -29,7 +29,12 @@ test('/favicon.ico holds 16, 32 and 48 px images that decode', async ({ request 
   const sizes: number[] = [];
   for (let index = 0; index < count; index += 1) {
     const entry = 6 + 16 * index;
-    const [width, height, length, offset] = [ico.readUInt8(entry), ico.readUInt8(entry + 1), ico.readUInt32LE(entry + 8), ico.readUInt32LE(entry + 12)];
+    const [width, height, length, offset] = [
+      ico.readUInt8(entry),
+      ico.readUInt8(entry + 1),
+      ico.readUInt32LE(entry + 8),
+      ico.readUInt32LE(entry + 12),
+    ];
     expect(await sizeOf(ico.subarray(offset, offset + length))).toEqual([width, height]);
     sizes.push(width);
   }
@@ -43,13 +48,19 @@ test('/apple-touch-icon.png is a 180 px opaque square', async ({ request }) => {
   expect((await sharp(png).stats()).isOpaque).toBe(true);
 });
 
-test('the head links the icons and the manifest; the manifest names the site and its icons decode at their sizes', async ({ page, request }) => {
+test('the head links the icons and the manifest; the manifest names the site and its icons decode at their sizes', async ({
+  page,
+  request,
+}) => {
   await page.goto('/');
   const head = page.locator('head');
   // The SVG icon is written into the page, so no icon request races the first paint; browsers
   // without SVG icons ask for /favicon.ico by themselves, so the page does not name it.
   await expect(head.locator('link[rel="icon"]')).toHaveCount(1);
-  await expect(head.locator('link[rel="icon"][type="image/svg+xml"]')).toHaveAttribute('href', /^data:image\/svg\+xml,%3Csvg/);
+  await expect(head.locator('link[rel="icon"][type="image/svg+xml"]')).toHaveAttribute(
+    'href',
+    /^data:image\/svg\+xml,%3Csvg/,
+  );
   await expect(head.locator('link[rel="apple-touch-icon"]')).toHaveAttribute('href', '/apple-touch-icon.png');
   // Linked a second after load, so the request never competes with the first paint.
   await expect(head.locator('link[rel="manifest"]')).toHaveCount(1);
@@ -57,7 +68,9 @@ test('the head links the icons and the manifest; the manifest names the site and
   expect(href).toBe('/manifest.webmanifest');
   await fetchFile(request, '/favicon.svg', /^image\/svg\+xml/);
 
-  const manifest = JSON.parse((await fetchFile(request, href ?? '', /^application\/manifest\+json/)).toString('utf8')) as {
+  const manifest = JSON.parse(
+    (await fetchFile(request, href ?? '', /^application\/manifest\+json/)).toString('utf8'),
+  ) as {
     name: string;
     short_name: string;
     start_url: string;
@@ -90,7 +103,11 @@ test('/.well-known/security.txt names the contact e-mail and expires within a ye
 
 for (const method of ['GET', 'POST'] as const) {
   test(`${method} /api/no-such-thing answers 404 with a JSON error`, async ({ request }) => {
-    const response = await request.fetch('/api/no-such-thing', { method, data: method === 'POST' ? { email: 'a@example.com' } : undefined, maxRedirects: 0 });
+    const response = await request.fetch('/api/no-such-thing', {
+      method,
+      data: method === 'POST' ? { email: 'a@example.com' } : undefined,
+      maxRedirects: 0,
+    });
     expect(response.status()).toBe(404);
     expect(response.headers()['content-type']).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({ error: expect.any(String) });

@@ -48,8 +48,14 @@ const createFileStore = (directory: string) => {
 
 beforeEach(() => {
   folder = mkdtempSync(path.join(tmpdir(), 'admin-'));
-  for (const key of ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'ADMIN_PASSWORD_HASH']) delete process.env[key];
-  Object.assign(process.env, { LOCAL_STORE_DIR: folder, ADMIN_PASSWORD: PASSWORD, SESSION_SECRET: SECRET, SITE_LOCAL_RUN: 'true' });
+  for (const key of ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'ADMIN_PASSWORD_HASH'])
+    delete process.env[key];
+  Object.assign(process.env, {
+    LOCAL_STORE_DIR: folder,
+    ADMIN_PASSWORD: PASSWORD,
+    SESSION_SECRET: SECRET,
+    SITE_LOCAL_RUN: 'true',
+  });
   resetEnv();
 });
 afterEach(() => {
@@ -59,15 +65,28 @@ afterEach(() => {
   resetEnv();
 });
 
-function request(pathname: string, { method = 'GET', cookie, body, headers = {} }: { method?: string; cookie?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+function request(
+  pathname: string,
+  {
+    method = 'GET',
+    cookie,
+    body,
+    headers = {},
+  }: { method?: string; cookie?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   return new Request(`${ORIGIN}${pathname}`, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {}), ...headers },
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
 
-const run = (handler: Handler, req: Request, ip = '203.0.113.9', params: Record<string, string> = {}) => handler(req, createContext({ ip, params }));
+const run = (handler: Handler, req: Request, ip = '203.0.113.9', params: Record<string, string> = {}) =>
+  handler(req, createContext({ ip, params }));
 
 async function login(password = PASSWORD, ip = '203.0.113.9') {
   const response = await run(adminLogin, request('/api/admin/login', { method: 'POST', body: { password } }), ip);
@@ -81,8 +100,17 @@ const DATA_ENDPOINTS: [string, Handler, (cookie?: string) => Request, Record<str
   ['GET /api/admin/leads', adminLeads, (cookie) => request('/api/admin/leads?page=1', { cookie })],
   ['GET /api/admin/leads?format=csv', adminLeads, (cookie) => request('/api/admin/leads?format=csv', { cookie })],
   ['GET /api/admin/subscribers', adminSubscribers, (cookie) => request('/api/admin/subscribers', { cookie })],
-  ['GET /api/admin/subscribers?format=csv', adminSubscribers, (cookie) => request('/api/admin/subscribers?format=csv', { cookie })],
-  ['DELETE /api/admin/subscribers/{email}', adminSubscribers, (cookie) => request('/api/admin/subscribers/a%40example.com', { method: 'DELETE', cookie, body: {} }), { email: 'a%40example.com' }],
+  [
+    'GET /api/admin/subscribers?format=csv',
+    adminSubscribers,
+    (cookie) => request('/api/admin/subscribers?format=csv', { cookie }),
+  ],
+  [
+    'DELETE /api/admin/subscribers/{email}',
+    adminSubscribers,
+    (cookie) => request('/api/admin/subscribers/a%40example.com', { method: 'DELETE', cookie, body: {} }),
+    { email: 'a%40example.com' },
+  ],
 ];
 
 describe('login', () => {
@@ -91,7 +119,8 @@ describe('login', () => {
     expect(response.status).toBe(200);
     const header = response.headers.get('set-cookie') ?? '';
     expect(header).toMatch(/^__Host-admin_session=/);
-    for (const attribute of ['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/', 'Max-Age=28800']) expect(header).toContain(attribute);
+    for (const attribute of ['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/', 'Max-Age=28800'])
+      expect(header).toContain(attribute);
     expect(header).not.toMatch(/Domain=/i);
     expect(cookie).toBeTruthy();
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -111,7 +140,8 @@ describe('login', () => {
   });
 
   test('the sixth attempt after five wrong passwords answers 429, even with the right password, for that IP only', async () => {
-    for (let attempt = 0; attempt < 5; attempt += 1) expect((await login('wrong', '198.51.100.20')).response.status).toBe(401);
+    for (let attempt = 0; attempt < 5; attempt += 1)
+      expect((await login('wrong', '198.51.100.20')).response.status).toBe(401);
     const sixth = await login('wrong', '198.51.100.20');
     expect(sixth.response.status).toBe(429);
     expect(Number(sixth.response.headers.get('retry-after'))).toBeGreaterThan(800);
@@ -138,30 +168,42 @@ describe('login', () => {
 
   // On Netlify the deploy context comes from a request header and is empty when it is missing:
   // only the local run's own variable lets a plain password or the embedded store in.
-  test.each(['production', 'deploy-preview', '', 'dev'])('outside a local run (deploy context %j), a plain ADMIN_PASSWORD and the embedded store are refused', async (deployContext) => {
-    delete process.env.SITE_LOCAL_RUN;
-    resetEnv();
-    const context = createContext({ ip: '1.2.3.4' });
-    context.deploy.context = deployContext;
-    const response = await adminLogin(request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }), context);
-    expect(response.status).toBe(503);
-    expect(((await response.json()) as { error: string }).error).toMatch(/ADMIN_PASSWORD_HASH/);
-    expect(response.headers.get('set-cookie')).toBeNull();
+  test.each(['production', 'deploy-preview', '', 'dev'])(
+    'outside a local run (deploy context %j), a plain ADMIN_PASSWORD and the embedded store are refused',
+    async (deployContext) => {
+      delete process.env.SITE_LOCAL_RUN;
+      resetEnv();
+      const context = createContext({ ip: '1.2.3.4' });
+      context.deploy.context = deployContext;
+      const response = await adminLogin(
+        request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }),
+        context,
+      );
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { error: string }).error).toMatch(/ADMIN_PASSWORD_HASH/);
+      expect(response.headers.get('set-cookie')).toBeNull();
 
-    // With a hash the password is accepted as configured, and the store is still refused: no embedded store off a local run.
-    Object.assign(process.env, { ADMIN_PASSWORD_HASH: await hashPassword(PASSWORD) });
-    resetEnv();
-    const withHash = await adminLogin(request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }), context);
-    expect(withHash.status).toBe(503);
-    expect(await withHash.json()).toMatchObject({ error: 'Storage is not configured' });
-  });
+      // With a hash the password is accepted as configured, and the store is still refused: no embedded store off a local run.
+      Object.assign(process.env, { ADMIN_PASSWORD_HASH: await hashPassword(PASSWORD) });
+      resetEnv();
+      const withHash = await adminLogin(
+        request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }),
+        context,
+      );
+      expect(withHash.status).toBe(503);
+      expect(await withHash.json()).toMatchObject({ error: 'Storage is not configured' });
+    },
+  );
 
   test.each([
     ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }, 403],
     ['a foreign Origin', { origin: 'https://evil.example' }, 403],
     ['a form content type', { 'content-type': 'application/x-www-form-urlencoded' }, 415],
   ])('a login with %s is refused', async (_label, headers, status) => {
-    const response = await run(adminLogin, request('/api/admin/login', { method: 'POST', body: { password: PASSWORD }, headers }));
+    const response = await run(
+      adminLogin,
+      request('/api/admin/login', { method: 'POST', body: { password: PASSWORD }, headers }),
+    );
     expect(response.status).toBe(status);
     expect(response.headers.get('set-cookie')).toBeNull();
   });
@@ -228,7 +270,9 @@ describe.each([
 
   test('100 simultaneous wrong passwords from one IP: 5 are checked, the rest and then the right one are refused until the window passes', async () => {
     const ip = '198.51.100.77';
-    const statuses = (await Promise.all(Array.from({ length: 100 }, () => login('wrong password', ip)))).map(({ response }) => response.status);
+    const statuses = (await Promise.all(Array.from({ length: 100 }, () => login('wrong password', ip)))).map(
+      ({ response }) => response.status,
+    );
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(95);
     const right = await login(PASSWORD, ip);
@@ -240,7 +284,8 @@ describe.each([
 
   test('a successful login resets the count of its client', async () => {
     const ip = '198.51.100.78';
-    for (let attempt = 0; attempt < 4; attempt += 1) expect((await login('wrong password', ip)).response.status).toBe(401);
+    for (let attempt = 0; attempt < 4; attempt += 1)
+      expect((await login('wrong password', ip)).response.status).toBe(401);
     expect((await login(PASSWORD, ip)).response.status).toBe(200);
     const after = [];
     for (let attempt = 0; attempt < 6; attempt += 1) after.push((await login('wrong password', ip)).response.status);
@@ -255,9 +300,20 @@ describe('admin data endpoints', () => {
     ['a tampered cookie', async () => (await login()).cookie?.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'))],
     ['a truncated cookie', async () => (await login()).cookie?.slice(0, 30)],
     ['an oversized cookie', async () => 'x'.repeat(8000)],
-    ['an expired cookie', async () => signSession('c2Vzc2lvbi1pZC1leHBpcmVkLTAwMDAwMDAwMDAwMDA', new Date(now.getTime() - 1000), SECRET)],
-    ['a cookie signed with another secret', async () => signSession('c2Vzc2lvbi1pZC1vdGhlci0wMDAwMDAwMDAwMDAwMDA', new Date(now.getTime() + 3_600_000), 'z'.repeat(40))],
-    ['a well-signed cookie whose session was never created', async () => signSession('bm90LWluLXRoZS1zdG9yZS0wMDAwMDAwMDAwMDAwMDA', new Date(now.getTime() + 3_600_000), SECRET)],
+    [
+      'an expired cookie',
+      async () => signSession('c2Vzc2lvbi1pZC1leHBpcmVkLTAwMDAwMDAwMDAwMDA', new Date(now.getTime() - 1000), SECRET),
+    ],
+    [
+      'a cookie signed with another secret',
+      async () =>
+        signSession('c2Vzc2lvbi1pZC1vdGhlci0wMDAwMDAwMDAwMDAwMDA', new Date(now.getTime() + 3_600_000), 'z'.repeat(40)),
+    ],
+    [
+      'a well-signed cookie whose session was never created',
+      async () =>
+        signSession('bm90LWluLXRoZS1zdG9yZS0wMDAwMDAwMDAwMDAwMDA', new Date(now.getTime() + 3_600_000), SECRET),
+    ],
   ];
 
   for (const [endpoint, handler, build, params] of DATA_ENDPOINTS) {
@@ -274,7 +330,9 @@ describe('admin data endpoints', () => {
     for (const [, handler, build, params] of DATA_ENDPOINTS.filter(([name]) => !name.startsWith('DELETE'))) {
       expect((await run(handler, build(cookie), '203.0.113.9', params)).status).toBe(200);
     }
-    expect(await (await run(adminSession, request('/api/admin/session', { cookie }))).json()).toEqual({ authenticated: true });
+    expect(await (await run(adminSession, request('/api/admin/session', { cookie }))).json()).toEqual({
+      authenticated: true,
+    });
     expect(await (await run(adminSession, request('/api/admin/session'))).json()).toEqual({ authenticated: false });
   });
 
@@ -291,9 +349,19 @@ describe('admin data endpoints', () => {
     await store.subscribe({ email: 'keep@example.com', firstName: 'Keep', source: 'website_footer' }, new Date());
     const { cookie } = await login();
     const params = { email: 'keep%40example.com' };
-    const crossSite = request('/api/admin/subscribers/keep%40example.com', { method: 'DELETE', cookie, body: {}, headers: { 'sec-fetch-site': 'cross-site' } });
+    const crossSite = request('/api/admin/subscribers/keep%40example.com', {
+      method: 'DELETE',
+      cookie,
+      body: {},
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
     expect((await run(adminSubscribers, crossSite, '203.0.113.9', params)).status).toBe(403);
-    const foreign = request('/api/admin/logout', { method: 'POST', cookie, body: {}, headers: { origin: 'https://evil.example' } });
+    const foreign = request('/api/admin/logout', {
+      method: 'POST',
+      cookie,
+      body: {},
+      headers: { origin: 'https://evil.example' },
+    });
     expect((await run(adminLogout, foreign)).status).toBe(403);
     expect(await store.getSubscriber('keep@example.com')).toBeDefined();
     expect((await run(adminOverview, request('/api/admin/overview', { cookie }))).status).toBe(200);
@@ -303,7 +371,8 @@ describe('admin data endpoints', () => {
     // Stored before sources were checked, or by an older version: the counts must stay data.
     const store = createFileStore(folder);
     const now = new Date();
-    for (const source of ['constructor', 'toString', 'valueOf', '__proto__', 'contact_form']) await store.createLead({ name: 'Ada', email: `${source}@example.com`, source }, now);
+    for (const source of ['constructor', 'toString', 'valueOf', '__proto__', 'contact_form'])
+      await store.createLead({ name: 'Ada', email: `${source}@example.com`, source }, now);
     await store.subscribe({ email: 'proto@example.com', firstName: 'Proto', source: 'constructor' }, now);
     const { cookie } = await login();
     const overview = (await (await run(adminOverview, request('/api/admin/overview', { cookie }))).json()) as {
@@ -311,31 +380,61 @@ describe('admin data endpoints', () => {
       daily: { leads: unknown; subscribers: unknown }[];
       sources: Record<'leads' | 'subscribers', Record<string, unknown>>;
     };
-    expect(overview.totals).toEqual({ leads: { total: 5, last7: 5, last30: 5 }, subscribers: { total: 1, last7: 1, last30: 1 } });
+    expect(overview.totals).toEqual({
+      leads: { total: 5, last7: 5, last30: 5 },
+      subscribers: { total: 1, last7: 1, last30: 1 },
+    });
     expect(overview.daily.at(-1)).toMatchObject({ leads: 5, subscribers: 1 });
-    expect(Object.entries(overview.sources.leads).sort()).toEqual([['__proto__', 1], ['constructor', 1], ['contact_form', 1], ['toString', 1], ['valueOf', 1]]);
+    expect(Object.entries(overview.sources.leads).sort()).toEqual([
+      ['__proto__', 1],
+      ['constructor', 1],
+      ['contact_form', 1],
+      ['toString', 1],
+      ['valueOf', 1],
+    ]);
     expect(overview.sources.subscribers).toEqual({ constructor: 1 });
   });
 
-  test.each([['%E0%A4%A'], ['%'], ['%zz%40example.com']])('deleting with a malformed percent-escape (%s) in the path answers 400, not 500', async (email) => {
-    const { cookie } = await login();
-    const response = await run(adminSubscribers, request(`/api/admin/subscribers/${email}`, { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email });
-    expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: 'The path holds a malformed percent-escape' });
-  });
+  test.each([['%E0%A4%A'], ['%'], ['%zz%40example.com']])(
+    'deleting with a malformed percent-escape (%s) in the path answers 400, not 500',
+    async (email) => {
+      const { cookie } = await login();
+      const response = await run(
+        adminSubscribers,
+        request(`/api/admin/subscribers/${email}`, { method: 'DELETE', cookie, body: {} }),
+        '203.0.113.9',
+        { email },
+      );
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: 'The path holds a malformed percent-escape' });
+    },
+  );
 
   test('deleting a subscriber erases it', async () => {
     const store = createFileStore(folder);
     await store.subscribe({ email: 'gone@example.com', firstName: 'Gone', source: 'website_footer' }, new Date());
     const { cookie } = await login();
-    const response = await run(adminSubscribers, request('/api/admin/subscribers/gone%40example.com', { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email: 'gone%40example.com' });
+    const response = await run(
+      adminSubscribers,
+      request('/api/admin/subscribers/gone%40example.com', { method: 'DELETE', cookie, body: {} }),
+      '203.0.113.9',
+      { email: 'gone%40example.com' },
+    );
     expect(response.status).toBe(200);
     expect(await store.getSubscriber('gone@example.com')).toBeUndefined();
   });
 
   test('the CSV export quotes cells and neutralises formulas', async () => {
     const store = createFileStore(folder);
-    await store.createLead({ name: '=HYPERLINK("http://evil.example","x")', email: 'f@example.com', source: 'contact_form', notes: 'line one\nline "two"' }, new Date());
+    await store.createLead(
+      {
+        name: '=HYPERLINK("http://evil.example","x")',
+        email: 'f@example.com',
+        source: 'contact_form',
+        notes: 'line one\nline "two"',
+      },
+      new Date(),
+    );
     const { cookie } = await login();
     const response = await run(adminLeads, request('/api/admin/leads?format=csv', { cookie }));
     expect(response.headers.get('content-type')).toContain('text/csv');
@@ -363,23 +462,32 @@ describe('on a deployed site, with a store that answers', () => {
   });
 
   // The store is reachable here, so a 503 can only be the refusal of the plain password itself.
-  test.each(['production', 'deploy-preview', '', 'dev'])('a plain ADMIN_PASSWORD is refused as "not configured" (deploy context %j), and the hash gets in', async (deployContext) => {
-    const context = createContext({ ip: '203.0.113.60' });
-    context.deploy.context = deployContext;
-    const refused = await adminLogin(request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }), context);
-    expect(refused.status).toBe(503);
-    expect(await refused.json()).toEqual({
-      error:
-        'Admin login is not configured. Set ADMIN_PASSWORD_HASH (print one with `npm run admin:hash-password`) and SESSION_SECRET (32+ random characters) in the environment; locally, ADMIN_PASSWORD may replace the hash.',
-    });
-    expect(refused.headers.get('set-cookie')).toBeNull();
+  test.each(['production', 'deploy-preview', '', 'dev'])(
+    'a plain ADMIN_PASSWORD is refused as "not configured" (deploy context %j), and the hash gets in',
+    async (deployContext) => {
+      const context = createContext({ ip: '203.0.113.60' });
+      context.deploy.context = deployContext;
+      const refused = await adminLogin(
+        request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }),
+        context,
+      );
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toEqual({
+        error:
+          'Admin login is not configured. Set ADMIN_PASSWORD_HASH (print one with `npm run admin:hash-password`) and SESSION_SECRET (32+ random characters) in the environment; locally, ADMIN_PASSWORD may replace the hash.',
+      });
+      expect(refused.headers.get('set-cookie')).toBeNull();
 
-    Object.assign(process.env, { ADMIN_PASSWORD_HASH: hash });
-    resetEnv();
-    const accepted = await adminLogin(request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }), context);
-    expect(accepted.status).toBe(200);
-    expect(accepted.headers.get('set-cookie')).toMatch(/^__Host-admin_session=/);
-  });
+      Object.assign(process.env, { ADMIN_PASSWORD_HASH: hash });
+      resetEnv();
+      const accepted = await adminLogin(
+        request('/api/admin/login', { method: 'POST', body: { password: PASSWORD } }),
+        context,
+      );
+      expect(accepted.status).toBe(200);
+      expect(accepted.headers.get('set-cookie')).toMatch(/^__Host-admin_session=/);
+    },
+  );
 });
 
 describe('when the store fails, nobody is let in and nothing is shown', () => {
@@ -393,7 +501,8 @@ describe('when the store fails, nobody is let in and nothing is shown', () => {
   });
   afterEach(() => {
     bridge?.setBroken(false);
-    for (const key of ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'STORE_TIMEOUT_MS']) delete process.env[key];
+    for (const key of ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'STORE_TIMEOUT_MS'])
+      delete process.env[key];
   });
 
   test('a login whose attempt cannot be counted answers 503, even with the right password', async () => {
@@ -443,7 +552,12 @@ describe('deleting a subscriber', () => {
     const store = createFileStore(folder);
     await store.subscribe({ email: 'a@example.com', firstName: 'Stay', source: 'website_footer' }, new Date());
     const { cookie } = await login();
-    const response = await run(adminSubscribers, request(`/api/admin/subscribers/${email}`, { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email });
+    const response = await run(
+      adminSubscribers,
+      request(`/api/admin/subscribers/${email}`, { method: 'DELETE', cookie, body: {} }),
+      '203.0.113.9',
+      { email },
+    );
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: 'Give the e-mail address of the subscriber to delete' });
     expect(await store.countSubscribers()).toBe(1);
@@ -453,7 +567,12 @@ describe('deleting a subscriber', () => {
     const store = createFileStore(folder);
     await store.subscribe({ email: 'stay@example.com', firstName: 'Stay', source: 'website_footer' }, new Date());
     const { cookie } = await login();
-    const response = await run(adminSubscribers, request('/api/admin/subscribers/nobody%40example.com', { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email: 'nobody%40example.com' });
+    const response = await run(
+      adminSubscribers,
+      request('/api/admin/subscribers/nobody%40example.com', { method: 'DELETE', cookie, body: {} }),
+      '203.0.113.9',
+      { email: 'nobody%40example.com' },
+    );
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: 'No subscriber has that address' });
     expect(await store.countSubscribers()).toBe(1);
@@ -462,12 +581,20 @@ describe('deleting a subscriber', () => {
   test('a known address, in any case, answers 200 naming the address and deletes that subscriber only', async () => {
     const store = createFileStore(folder);
     const now = new Date();
-    for (const email of ['gone@example.com', 'stay@example.com']) await store.subscribe({ email, firstName: 'Someone', source: 'website_footer' }, now);
+    for (const email of ['gone@example.com', 'stay@example.com'])
+      await store.subscribe({ email, firstName: 'Someone', source: 'website_footer' }, now);
     const { cookie } = await login();
-    const response = await run(adminSubscribers, request('/api/admin/subscribers/Gone%40Example.com', { method: 'DELETE', cookie, body: {} }), '203.0.113.9', { email: 'Gone%40Example.com' });
+    const response = await run(
+      adminSubscribers,
+      request('/api/admin/subscribers/Gone%40Example.com', { method: 'DELETE', cookie, body: {} }),
+      '203.0.113.9',
+      { email: 'Gone%40Example.com' },
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ deleted: 'gone@example.com' });
-    expect((await store.listSubscribers({ offset: 0, limit: 10 })).map((subscriber) => subscriber.email)).toEqual(['stay@example.com']);
+    expect((await store.listSubscribers({ offset: 0, limit: 10 })).map((subscriber) => subscriber.email)).toEqual([
+      'stay@example.com',
+    ]);
   });
 });
 
@@ -515,7 +642,8 @@ describe.each([
       [89, 'zoho_guide'],
       [90, 'contact_form'],
     ];
-    for (const [index, [days, source]] of leads.entries()) await store.createLead({ name: `Lead ${index}`, email: `lead-${index}@example.com`, source }, ago(days, index));
+    for (const [index, [days, source]] of leads.entries())
+      await store.createLead({ name: `Lead ${index}`, email: `lead-${index}@example.com`, source }, ago(days, index));
     const subscribers: [number, string][] = [
       [0, 'website_footer'],
       [0, 'newsletter_footer'],
@@ -524,34 +652,64 @@ describe.each([
       [45, 'newsletter_footer'],
       [120, 'website_footer'],
     ];
-    for (const [index, [days, source]] of subscribers.entries()) await store.subscribe({ email: `sub-${index}@example.com`, firstName: `Sub ${index}`, source }, ago(days, index));
+    for (const [index, [days, source]] of subscribers.entries())
+      await store.subscribe({ email: `sub-${index}@example.com`, firstName: `Sub ${index}`, source }, ago(days, index));
     // A known address subscribing again through another form is not a new subscriber.
     await store.subscribe({ email: 'sub-0@example.com', firstName: 'Sub 0', source: 'newsletter_footer' }, ago(0));
 
     const { cookie } = await login();
     const overview = await get<Overview>(adminOverview, '/api/admin/overview', cookie);
-    expect(overview.totals).toEqual({ leads: { total: 9, last7: 4, last30: 6 }, subscribers: { total: 6, last7: 3, last30: 4 } });
-    expect(overview.sources).toEqual({ leads: { contact_form: 5, zoho_guide: 3 }, subscribers: { website_footer: 2, newsletter_footer: 3 } });
+    expect(overview.totals).toEqual({
+      leads: { total: 9, last7: 4, last30: 6 },
+      subscribers: { total: 6, last7: 3, last30: 4 },
+    });
+    expect(overview.sources).toEqual({
+      leads: { contact_form: 5, zoho_guide: 3 },
+      subscribers: { website_footer: 2, newsletter_footer: 3 },
+    });
 
-    const series = (counts: Record<number, number>) => Array.from({ length: 90 }, (_, index) => ({ day: dayOf(NOW - (89 - index) * DAY_MS), count: counts[89 - index] ?? 0 }));
-    expect(overview.daily.map(({ day, leads: count }) => ({ day, count }))).toEqual(series({ 0: 3, 6: 1, 7: 1, 29: 1, 30: 1, 89: 1 }));
-    expect(overview.daily.map(({ day, subscribers: count }) => ({ day, count }))).toEqual(series({ 0: 2, 3: 1, 10: 1, 45: 1 }));
+    const series = (counts: Record<number, number>) =>
+      Array.from({ length: 90 }, (_, index) => ({
+        day: dayOf(NOW - (89 - index) * DAY_MS),
+        count: counts[89 - index] ?? 0,
+      }));
+    expect(overview.daily.map(({ day, leads: count }) => ({ day, count }))).toEqual(
+      series({ 0: 3, 6: 1, 7: 1, 29: 1, 30: 1, 89: 1 }),
+    );
+    expect(overview.daily.map(({ day, subscribers: count }) => ({ day, count }))).toEqual(
+      series({ 0: 2, 3: 1, 10: 1, 45: 1 }),
+    );
     expect(overview.daily.at(-1)?.day).toBe(dayOf(NOW));
 
     // The newest records come first, all of them while there are fewer than a page.
-    expect(overview.leads.items.map((lead) => lead.email)).toEqual(leads.map((_, index) => `lead-${index}@example.com`));
-    expect(overview.subscribers.items.map((subscriber) => subscriber.email)).toEqual(subscribers.map((_, index) => `sub-${index}@example.com`));
+    expect(overview.leads.items.map((lead) => lead.email)).toEqual(
+      leads.map((_, index) => `lead-${index}@example.com`),
+    );
+    expect(overview.subscribers.items.map((subscriber) => subscriber.email)).toEqual(
+      subscribers.map((_, index) => `sub-${index}@example.com`),
+    );
     expect(overview.subscribers.items[0]?.sources).toEqual(['website_footer', 'newsletter_footer']);
   });
 
   test('the lists come 20 to a page, newest first, with the total; a page past the end is empty', async () => {
     const store = openStore();
-    for (let index = 0; index < 45; index += 1) await store.createLead({ name: `Lead ${index}`, email: `page-${index}@example.com`, source: 'contact_form' }, ago(0, index));
-    for (let index = 0; index < 23; index += 1) await store.subscribe({ email: `page-${index}@example.com`, firstName: 'Reader', source: 'website_footer' }, ago(0, index));
-    const emails = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => `page-${from + index}@example.com`);
+    for (let index = 0; index < 45; index += 1)
+      await store.createLead(
+        { name: `Lead ${index}`, email: `page-${index}@example.com`, source: 'contact_form' },
+        ago(0, index),
+      );
+    for (let index = 0; index < 23; index += 1)
+      await store.subscribe(
+        { email: `page-${index}@example.com`, firstName: 'Reader', source: 'website_footer' },
+        ago(0, index),
+      );
+    const emails = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, index) => `page-${from + index}@example.com`);
     const { cookie } = await login();
 
-    const pages = await Promise.all([1, 2, 3, 4].map((page) => get<ListPage<Lead>>(adminLeads, `/api/admin/leads?page=${page}`, cookie)));
+    const pages = await Promise.all(
+      [1, 2, 3, 4].map((page) => get<ListPage<Lead>>(adminLeads, `/api/admin/leads?page=${page}`, cookie)),
+    );
     expect(pages.map(({ items, ...rest }) => ({ emails: items.map((lead) => lead.email), ...rest }))).toEqual([
       { emails: emails(0, 20), total: 45, page: 1, pageSize: 20 },
       { emails: emails(20, 40), total: 45, page: 2, pageSize: 20 },
@@ -559,12 +717,20 @@ describe.each([
       { emails: [], total: 45, page: 4, pageSize: 20 },
     ]);
     const subscriberPage = await get<ListPage<Subscriber>>(adminSubscribers, '/api/admin/subscribers?page=2', cookie);
-    expect({ ...subscriberPage, items: subscriberPage.items.map((subscriber) => subscriber.email) }).toEqual({ items: emails(20, 23), total: 23, page: 2, pageSize: 20 });
+    expect({ ...subscriberPage, items: subscriberPage.items.map((subscriber) => subscriber.email) }).toEqual({
+      items: emails(20, 23),
+      total: 23,
+      page: 2,
+      pageSize: 20,
+    });
 
     // A page number that is not one shows the first page.
     for (const page of ['0', '-1', 'two', '1.5', '']) {
       const first = await get<ListPage<Lead>>(adminLeads, `/api/admin/leads?page=${page}`, cookie);
-      expect({ page: first.page, emails: first.items.map((lead) => lead.email) }, `page=${page}`).toEqual({ page: 1, emails: emails(0, 20) });
+      expect({ page: first.page, emails: first.items.map((lead) => lead.email) }, `page=${page}`).toEqual({
+        page: 1,
+        emails: emails(0, 20),
+      });
     }
     const overview = await get<Overview>(adminOverview, '/api/admin/overview', cookie);
     expect(overview.leads).toMatchObject({ total: 45, page: 1, pageSize: 20 });

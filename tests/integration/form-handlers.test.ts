@@ -17,7 +17,14 @@ import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 
-const ENV_KEYS = ['SITE_LOCAL_RUN', 'LOCAL_STORE_DIR', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'RATE_LIMIT_PER_MINUTE', 'STORE_TIMEOUT_MS'];
+const ENV_KEYS = [
+  'SITE_LOCAL_RUN',
+  'LOCAL_STORE_DIR',
+  'UPSTASH_REDIS_REST_URL',
+  'UPSTASH_REDIS_REST_TOKEN',
+  'RATE_LIMIT_PER_MINUTE',
+  'STORE_TIMEOUT_MS',
+];
 let folder: string;
 
 function configure(values: Record<string, string>) {
@@ -27,16 +34,32 @@ function configure(values: Record<string, string>) {
   resetEnv();
 }
 
-function post(url: string, body: unknown, { ip = '203.0.113.7', headers = {} }: { ip?: string; headers?: Record<string, string> } = {}) {
+function post(
+  url: string,
+  body: unknown,
+  { ip = '203.0.113.7', headers = {} }: { ip?: string; headers?: Record<string, string> } = {},
+) {
   const payload = typeof body === 'string' ? body : JSON.stringify(body);
-  return { request: new Request(`http://localhost${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload }), context: createContext({ ip }) };
+  return {
+    request: new Request(`http://localhost${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: payload,
+    }),
+    context: createContext({ ip }),
+  };
 }
 
 async function call(handler: typeof subscribers, url: string, body: unknown, options?: Parameters<typeof post>[2]) {
   const { request, context } = post(url, body, options);
   const response = await handler(request, context);
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: JSON.parse(text) as Record<string, unknown> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: JSON.parse(text) as Record<string, unknown>,
+  };
 }
 
 /** The embedded store the handlers write to, opened beside them to read what they stored. */
@@ -60,14 +83,19 @@ afterEach(() => {
 
 describe('request checks', () => {
   test('a wrong method answers 405 with Allow', async () => {
-    const response = await subscribers(new Request('http://localhost/api/subscribers'), createContext({ ip: '1.1.1.1' }));
+    const response = await subscribers(
+      new Request('http://localhost/api/subscribers'),
+      createContext({ ip: '1.1.1.1' }),
+    );
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
     expect(await response.json()).toEqual({ error: expect.stringContaining('GET') });
   });
 
   test('a body that is not JSON by content type answers 415', async () => {
-    const { status, json } = await call(subscribers, '/api/subscribers', 'email=a@b.c', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const { status, json } = await call(subscribers, '/api/subscribers', 'email=a@b.c', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(status).toBe(415);
     expect(json.error).toMatch(/application\/json/);
   });
@@ -106,10 +134,19 @@ describe('request checks', () => {
     };
     /** The body with its length declared in Content-Length (a Request built from a string declares none by itself). */
     const declared = (body: string) =>
-      new Request('http://localhost/api/leads/create', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body });
+      new Request('http://localhost/api/leads/create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+        body,
+      });
     /** The body as a stream, as a chunked upload arrives: no Content-Length at all. */
     const undeclared = (body: string) =>
-      new Request('http://localhost/api/leads/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Blob([body]).stream(), duplex: 'half' } as RequestInit);
+      new Request('http://localhost/api/leads/create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new Blob([body]).stream(),
+        duplex: 'half',
+      } as RequestInit);
     const senders = [
       ['with its length declared', declared],
       ['without a declared length', undeclared],
@@ -139,23 +176,38 @@ describe('request checks', () => {
   });
 
   test('invalid fields answer 422 with the message of each field and store nothing', async () => {
-    const { status, json } = await call(subscribers, '/api/subscribers', { email: 'not-an-email', firstName: '  ', source: 'newsletter_footer' });
+    const { status, json } = await call(subscribers, '/api/subscribers', {
+      email: 'not-an-email',
+      firstName: '  ',
+      source: 'newsletter_footer',
+    });
     expect(status).toBe(422);
     expect(json).toEqual({
       error: 'Some fields are missing or invalid',
-      fields: { email: 'Please enter a valid email address', firstName: 'First name is required', lastName: 'Last name is required' },
+      fields: {
+        email: 'Please enter a valid email address',
+        firstName: 'First name is required',
+        lastName: 'Last name is required',
+      },
     });
     expect(await fileStore().countSubscribers()).toBe(0);
   });
 
   test('an address longer than 254 characters is refused', async () => {
-    const { status, json } = await call(subscribers, '/api/subscribers', { ...VALID, email: `${'a'.repeat(250)}@example.com` });
+    const { status, json } = await call(subscribers, '/api/subscribers', {
+      ...VALID,
+      email: `${'a'.repeat(250)}@example.com`,
+    });
     expect(status).toBe(422);
     expect(json.fields).toEqual({ email: 'Please enter a valid email address' });
   });
 
   test('fields of the wrong type are refused, not coerced', async () => {
-    const { status, json } = await call(leadsCreate, '/api/leads/create', { name: 1234, email: ['a@b.c'], source: true });
+    const { status, json } = await call(leadsCreate, '/api/leads/create', {
+      name: 1234,
+      email: ['a@b.c'],
+      source: true,
+    });
     expect(status).toBe(422);
     expect(Object.keys(json.fields as object).sort()).toEqual(['email', 'name', 'source']);
   });
@@ -163,31 +215,57 @@ describe('request checks', () => {
 
 describe('what is stored', () => {
   test('e-mails are trimmed and lower-cased before they are checked and stored', async () => {
-    const { status, json } = await call(subscribers, '/api/subscribers', { ...VALID, email: '  Grace.Hopper@EXAMPLE.com ' });
+    const { status, json } = await call(subscribers, '/api/subscribers', {
+      ...VALID,
+      email: '  Grace.Hopper@EXAMPLE.com ',
+    });
     expect(status).toBe(201);
     expect(json).toEqual({ ok: true });
     expect((await fileStore().getSubscriber('grace.hopper@example.com'))?.email).toBe('grace.hopper@example.com');
   });
 
-  test.each(['1234', 'true', 'null', 'Zoë Ōtsuka-Ñúñez 🚀', '<script>alert(1)</script>', '"); DROP TABLE leads; --'])('the name %s comes back as the same string', async (name) => {
-    await call(subscribers, '/api/subscribers', { ...VALID, firstName: name, lastName: name });
-    await call(leadsCreate, '/api/leads/create', { name, email: 'lead@example.com', source: 'contact_form', notes: name });
-    const store = fileStore();
-    expect((await store.getSubscriber(VALID.email))?.firstName).toBe(name);
-    expect((await store.listLeads({ offset: 0, limit: 1 }))[0]).toMatchObject({ name, notes: name });
-  });
+  test.each(['1234', 'true', 'null', 'Zoë Ōtsuka-Ñúñez 🚀', '<script>alert(1)</script>', '"); DROP TABLE leads; --'])(
+    'the name %s comes back as the same string',
+    async (name) => {
+      await call(subscribers, '/api/subscribers', { ...VALID, firstName: name, lastName: name });
+      await call(leadsCreate, '/api/leads/create', {
+        name,
+        email: 'lead@example.com',
+        source: 'contact_form',
+        notes: name,
+      });
+      const store = fileStore();
+      expect((await store.getSubscriber(VALID.email))?.firstName).toBe(name);
+      expect((await store.listLeads({ offset: 0, limit: 1 }))[0]).toMatchObject({ name, notes: name });
+    },
+  );
 
   test('an internationalised domain is stored as typed and in punycode for sending', async () => {
     expect((await call(subscribers, '/api/subscribers', { ...VALID, email: 'Jo@Bücher.de' })).status).toBe(201);
-    expect((await call(leadsCreate, '/api/leads/create', { name: 'Jo', email: 'jo@bücher.de', source: 'zoho_guide' })).status).toBe(201);
+    expect(
+      (await call(leadsCreate, '/api/leads/create', { name: 'Jo', email: 'jo@bücher.de', source: 'zoho_guide' }))
+        .status,
+    ).toBe(201);
     const store = fileStore();
-    expect(await store.getSubscriber('jo@bücher.de')).toMatchObject({ email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de' });
-    expect((await store.listLeads({ offset: 0, limit: 1 }))[0]).toMatchObject({ email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de' });
-    expect((await call(subscribers, '/api/subscribers', { ...VALID, email: `${'a'.repeat(65)}@example.com` })).json.fields).toEqual({ email: 'Please enter a valid email address' });
+    expect(await store.getSubscriber('jo@bücher.de')).toMatchObject({
+      email: 'jo@bücher.de',
+      emailAscii: 'jo@xn--bcher-kva.de',
+    });
+    expect((await store.listLeads({ offset: 0, limit: 1 }))[0]).toMatchObject({
+      email: 'jo@bücher.de',
+      emailAscii: 'jo@xn--bcher-kva.de',
+    });
+    expect(
+      (await call(subscribers, '/api/subscribers', { ...VALID, email: `${'a'.repeat(65)}@example.com` })).json.fields,
+    ).toEqual({ email: 'Please enter a valid email address' });
   });
 
   test('the footer form sends the full name as firstName and no lastName', async () => {
-    const { status } = await call(newsletterSubscribe, '/api/newsletter/subscribe', { email: 'ada@example.com', firstName: 'Ada Lovelace', source: 'website_footer' });
+    const { status } = await call(newsletterSubscribe, '/api/newsletter/subscribe', {
+      email: 'ada@example.com',
+      firstName: 'Ada Lovelace',
+      source: 'website_footer',
+    });
     expect(status).toBe(201);
     const subscriber = await fileStore().getSubscriber('ada@example.com');
     expect(subscriber).toMatchObject({ firstName: 'Ada Lovelace', sources: ['website_footer'] });
@@ -195,10 +273,20 @@ describe('what is stored', () => {
   });
 
   test('fields are trimmed and capped', async () => {
-    const tooLong = await call(leadsCreate, '/api/leads/create', { name: 'N', email: 'n@example.com', source: 'contact_form', notes: 'x'.repeat(5001) });
+    const tooLong = await call(leadsCreate, '/api/leads/create', {
+      name: 'N',
+      email: 'n@example.com',
+      source: 'contact_form',
+      notes: 'x'.repeat(5001),
+    });
     expect(tooLong.status).toBe(422);
     expect(tooLong.json.fields).toEqual({ notes: 'At most 5000 characters' });
-    await call(leadsCreate, '/api/leads/create', { name: '  Nia  ', email: 'n@example.com', source: 'contact_form', company: '   ' });
+    await call(leadsCreate, '/api/leads/create', {
+      name: '  Nia  ',
+      email: 'n@example.com',
+      source: 'contact_form',
+      company: '   ',
+    });
     const [lead] = await fileStore().listLeads({ offset: 0, limit: 1 });
     expect(lead?.name).toBe('Nia');
     expect(lead?.company).toBeUndefined();
@@ -218,30 +306,57 @@ describe('abuse', () => {
   /** Each form endpoint with a valid body and the name its honeypot catches are counted under. */
   const FORM_ENDPOINTS = [
     ['POST /api/subscribers', subscribers, '/api/subscribers', VALID, 'subscribers'],
-    ['POST /api/newsletter/subscribe', newsletterSubscribe, '/api/newsletter/subscribe', { email: 'ada@example.com', firstName: 'Ada Lovelace', source: 'website_footer' }, 'newsletter-subscribe'],
+    [
+      'POST /api/newsletter/subscribe',
+      newsletterSubscribe,
+      '/api/newsletter/subscribe',
+      { email: 'ada@example.com', firstName: 'Ada Lovelace', source: 'website_footer' },
+      'newsletter-subscribe',
+    ],
     ['POST /api/leads/create', leadsCreate, '/api/leads/create', LEAD, 'leads-create'],
   ] as const;
 
-  test.each(FORM_ENDPOINTS)('%s: a filled honeypot answers 201 like a success, stores nothing and is counted for that endpoint', async (_label, handler, url, body, name) => {
-    const { status, json } = await call(handler, url, { ...body, website: 'http://spam.example' }, { ip: '203.0.113.90' });
-    expect(status).toBe(201);
-    expect(json).toEqual({ ok: true });
-    const store = fileStore();
-    expect([await store.countSubscribers(), await store.countLeads()]).toEqual([0, 0]);
-    expect(await store.honeypotCounts()).toEqual({ [name]: 1 });
-  });
+  test.each(FORM_ENDPOINTS)(
+    '%s: a filled honeypot answers 201 like a success, stores nothing and is counted for that endpoint',
+    async (_label, handler, url, body, name) => {
+      const { status, json } = await call(
+        handler,
+        url,
+        { ...body, website: 'http://spam.example' },
+        { ip: '203.0.113.90' },
+      );
+      expect(status).toBe(201);
+      expect(json).toEqual({ ok: true });
+      const store = fileStore();
+      expect([await store.countSubscribers(), await store.countLeads()]).toEqual([0, 0]);
+      expect(await store.honeypotCounts()).toEqual({ [name]: 1 });
+    },
+  );
 
-  test.each(FORM_ENDPOINTS)('%s: an empty honeypot is a person, whose submission is stored', async (_label, handler, url, body) => {
-    expect((await call(handler, url, { ...body, website: '' }, { ip: '203.0.113.91' })).status).toBe(201);
-    const store = fileStore();
-    expect((await store.countSubscribers()) + (await store.countLeads())).toBe(1);
-    expect(await store.honeypotCounts()).toEqual({});
-  });
+  test.each(FORM_ENDPOINTS)(
+    '%s: an empty honeypot is a person, whose submission is stored',
+    async (_label, handler, url, body) => {
+      expect((await call(handler, url, { ...body, website: '' }, { ip: '203.0.113.91' })).status).toBe(201);
+      const store = fileStore();
+      expect((await store.countSubscribers()) + (await store.countLeads())).toBe(1);
+      expect(await store.honeypotCounts()).toEqual({});
+    },
+  );
 
   test('a burst from one IP gets 429 with Retry-After while another IP still passes', async () => {
     configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '3' });
     const statuses = [];
-    for (let index = 0; index < 4; index += 1) statuses.push((await call(subscribers, '/api/subscribers', { ...VALID, email: `b${index}@example.com` }, { ip: '198.51.100.1' })).status);
+    for (let index = 0; index < 4; index += 1)
+      statuses.push(
+        (
+          await call(
+            subscribers,
+            '/api/subscribers',
+            { ...VALID, email: `b${index}@example.com` },
+            { ip: '198.51.100.1' },
+          )
+        ).status,
+      );
     expect(statuses).toEqual([201, 201, 201, 429]);
     const limited = await call(subscribers, '/api/subscribers', VALID, { ip: '198.51.100.1' });
     expect(limited.status).toBe(429);
@@ -254,25 +369,47 @@ describe('abuse', () => {
   test('IPv6 clients are limited per /64: a new address in the same /64 is still limited, the next /64 is not', async () => {
     configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '3' });
     const statuses = [];
-    for (let index = 1; index <= 4; index += 1) statuses.push((await call(subscribers, '/api/subscribers', { ...VALID, email: `v6-${index}@example.com` }, { ip: `2001:db8:5:6::${index}` })).status);
+    for (let index = 1; index <= 4; index += 1)
+      statuses.push(
+        (
+          await call(
+            subscribers,
+            '/api/subscribers',
+            { ...VALID, email: `v6-${index}@example.com` },
+            { ip: `2001:db8:5:6::${index}` },
+          )
+        ).status,
+      );
     expect(statuses).toEqual([201, 201, 201, 429]);
     expect((await call(subscribers, '/api/subscribers', VALID, { ip: '2001:db8:5:6:ffff:1:2:3' })).status).toBe(429);
     expect((await call(subscribers, '/api/subscribers', VALID, { ip: '2001:db8:5:7::1' })).status).toBe(201);
   });
 
-  test.each([[''], ['unknown']])('a request whose client IP is %j is refused with 400 and stores nothing', async (ip) => {
-    const { status, json } = await call(subscribers, '/api/subscribers', VALID, { ip });
-    expect(status).toBe(400);
-    expect(json).toEqual({ error: 'The client address of this request is unknown' });
-    expect(await fileStore().countSubscribers()).toBe(0);
-  });
+  test.each([[''], ['unknown']])(
+    'a request whose client IP is %j is refused with 400 and stores nothing',
+    async (ip) => {
+      const { status, json } = await call(subscribers, '/api/subscribers', VALID, { ip });
+      expect(status).toBe(400);
+      expect(json).toEqual({ error: 'The client address of this request is unknown' });
+      expect(await fileStore().countSubscribers()).toBe(0);
+    },
+  );
 
-  test.each([['constructor'], ['toString'], ['valueOf'], ['__proto__']])('a source of %j answers 422 and stores nothing', async (source) => {
-    const { status, json } = await call(leadsCreate, '/api/leads/create', { name: 'Ada', email: 'ada@example.com', source });
-    expect(status).toBe(422);
-    expect(json.fields).toEqual({ source: 'Source must be one of website_footer, newsletter_footer, zoho_guide, contact_form' });
-    expect(await fileStore().countLeads()).toBe(0);
-  });
+  test.each([['constructor'], ['toString'], ['valueOf'], ['__proto__']])(
+    'a source of %j answers 422 and stores nothing',
+    async (source) => {
+      const { status, json } = await call(leadsCreate, '/api/leads/create', {
+        name: 'Ada',
+        email: 'ada@example.com',
+        source,
+      });
+      expect(status).toBe(422);
+      expect(json.fields).toEqual({
+        source: 'Source must be one of website_footer, newsletter_footer, zoho_guide, contact_form',
+      });
+      expect(await fileStore().countLeads()).toBe(0);
+    },
+  );
 });
 
 describe('idempotency keys', () => {
@@ -322,7 +459,16 @@ describe('idempotency keys', () => {
   test('keys are scoped per endpoint: one key sent to two endpoints is two submissions', async () => {
     const key = crypto.randomUUID();
     expect((await call(subscribers, '/api/subscribers', VALID, withKey(key))).status).toBe(201);
-    expect((await call(newsletterSubscribe, '/api/newsletter/subscribe', { email: VALID.email, firstName: 'Grace Hopper', source: 'website_footer' }, withKey(key))).status).toBe(201);
+    expect(
+      (
+        await call(
+          newsletterSubscribe,
+          '/api/newsletter/subscribe',
+          { email: VALID.email, firstName: 'Grace Hopper', source: 'website_footer' },
+          withKey(key),
+        )
+      ).status,
+    ).toBe(201);
     expect((await fileStore().getSubscriber(VALID.email))?.sources).toEqual(['newsletter_footer', 'website_footer']);
   });
 
@@ -363,17 +509,20 @@ describe('store failures', () => {
     expect(headers.get('retry-after')).toBeTruthy();
   });
 
-  test.each(['production', '', 'dev'])('outside a local run without Upstash (deploy context %j), the form endpoints answer 503 "Storage is not configured"', async (deployContext) => {
-    configure({ LOCAL_STORE_DIR: folder });
-    delete process.env.SITE_LOCAL_RUN;
-    const { request } = post('/api/subscribers', VALID);
-    const context = createContext({ ip: '1.2.3.4' });
-    context.deploy.context = deployContext;
-    const response = await subscribers(request, context);
-    expect(response.status).toBe(503);
-    expect(await response.json()).toEqual({ error: 'Storage is not configured' });
-    expect(existsSync(path.join(folder, DATABASE_FILE))).toBe(false);
-  });
+  test.each(['production', '', 'dev'])(
+    'outside a local run without Upstash (deploy context %j), the form endpoints answer 503 "Storage is not configured"',
+    async (deployContext) => {
+      configure({ LOCAL_STORE_DIR: folder });
+      delete process.env.SITE_LOCAL_RUN;
+      const { request } = post('/api/subscribers', VALID);
+      const context = createContext({ ip: '1.2.3.4' });
+      context.deploy.context = deployContext;
+      const response = await subscribers(request, context);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ error: 'Storage is not configured' });
+      expect(existsSync(path.join(folder, DATABASE_FILE))).toBe(false);
+    },
+  );
 });
 
 describe('on Upstash Redis', () => {
@@ -390,7 +539,12 @@ describe('on Upstash Redis', () => {
     await redis?.stop();
   });
   beforeEach(async () => {
-    configure({ UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: TOKEN, STORE_TIMEOUT_MS: '1000', RATE_LIMIT_PER_MINUTE: '3' });
+    configure({
+      UPSTASH_REDIS_REST_URL: bridge.url,
+      UPSTASH_REDIS_REST_TOKEN: TOKEN,
+      STORE_TIMEOUT_MS: '1000',
+      RATE_LIMIT_PER_MINUTE: '3',
+    });
     await createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 2000 }).flushdb();
   });
   afterEach(() => bridge.setBroken(false));
@@ -403,9 +557,28 @@ describe('on Upstash Redis', () => {
 
   test('rate limits per IP with the Upstash limiter', async () => {
     const statuses = [];
-    for (let index = 0; index < 4; index += 1) statuses.push((await call(leadsCreate, '/api/leads/create', { name: 'N', email: 'n@example.com', source: 'zoho_guide' }, { ip: '192.0.2.1' })).status);
+    for (let index = 0; index < 4; index += 1)
+      statuses.push(
+        (
+          await call(
+            leadsCreate,
+            '/api/leads/create',
+            { name: 'N', email: 'n@example.com', source: 'zoho_guide' },
+            { ip: '192.0.2.1' },
+          )
+        ).status,
+      );
     expect(statuses).toEqual([201, 201, 201, 429]);
-    expect((await call(leadsCreate, '/api/leads/create', { name: 'N', email: 'n@example.com', source: 'zoho_guide' }, { ip: '192.0.2.2' })).status).toBe(201);
+    expect(
+      (
+        await call(
+          leadsCreate,
+          '/api/leads/create',
+          { name: 'N', email: 'n@example.com', source: 'zoho_guide' },
+          { ip: '192.0.2.2' },
+        )
+      ).status,
+    ).toBe(201);
   });
 
   test('a store that hangs answers 503 within seconds, with no URL or token in the body', async () => {
@@ -421,7 +594,12 @@ describe('on Upstash Redis', () => {
   });
 
   test('a write that timed out while Redis stalled lands later, and its retry with the same key stores nothing more', async () => {
-    configure({ UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: TOKEN, STORE_TIMEOUT_MS: '300', RATE_LIMIT_PER_MINUTE: '100' });
+    configure({
+      UPSTASH_REDIS_REST_URL: bridge.url,
+      UPSTASH_REDIS_REST_TOKEN: TOKEN,
+      STORE_TIMEOUT_MS: '300',
+      RATE_LIMIT_PER_MINUTE: '100',
+    });
     const store = createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 }));
     const key = crypto.randomUUID();
     // Redis freezes the moment the lead's write reaches it (after the rate limit has answered).
@@ -429,7 +607,10 @@ describe('on Upstash Redis', () => {
       if (command.includes(KEYS.leadsByCreated)) redis.pause();
     });
     try {
-      const timedOut = await call(leadsCreate, '/api/leads/create', LEAD, { ip: '192.0.2.30', headers: { 'idempotency-key': key } });
+      const timedOut = await call(leadsCreate, '/api/leads/create', LEAD, {
+        ip: '192.0.2.30',
+        headers: { 'idempotency-key': key },
+      });
       expect(timedOut.status).toBe(503);
     } finally {
       bridge.onCommand(undefined);
@@ -437,7 +618,10 @@ describe('on Upstash Redis', () => {
     }
     // The write waited in Redis's socket and commits now, after its request answered 503.
     await expect.poll(() => store.countLeads(), { timeout: 15_000 }).toBe(1);
-    const retry = await call(leadsCreate, '/api/leads/create', LEAD, { ip: '192.0.2.30', headers: { 'idempotency-key': key } });
+    const retry = await call(leadsCreate, '/api/leads/create', LEAD, {
+      ip: '192.0.2.30',
+      headers: { 'idempotency-key': key },
+    });
     expect(retry.status).toBe(201);
     expect(await store.countLeads()).toBe(1);
     expect((await store.listLeads({ offset: 0, limit: 5 })).map((lead) => lead.notes)).toEqual(['Call me']);
@@ -447,7 +631,14 @@ describe('on Upstash Redis', () => {
     const store = createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 2000 }));
     const key = crypto.randomUUID();
     for (const header of [key, key, crypto.randomUUID()]) {
-      expect((await call(leadsCreate, '/api/leads/create', LEAD, { ip: '192.0.2.31', headers: { 'idempotency-key': header } })).status).toBe(201);
+      expect(
+        (
+          await call(leadsCreate, '/api/leads/create', LEAD, {
+            ip: '192.0.2.31',
+            headers: { 'idempotency-key': header },
+          })
+        ).status,
+      ).toBe(201);
     }
     expect(await store.countLeads()).toBe(2);
   });

@@ -75,10 +75,23 @@ describe.each([
 ])('store contract: %s', (_name, adapter) => {
   test('keeps an internationalised address as given with its ASCII form, and a plain address without one', async () => {
     const store = await adapter.fresh();
-    await store.subscribe({ email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', firstName: 'Jo', source: 'website_footer' }, NOW);
-    await store.subscribe({ email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', firstName: 'Jo', source: 'newsletter_footer' }, LATER);
-    expect(await store.getSubscriber('jo@bücher.de')).toMatchObject({ email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', sources: ['website_footer', 'newsletter_footer'] });
-    const lead = await store.createLead({ name: 'Jo', email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', source: 'zoho_guide' }, NOW);
+    await store.subscribe(
+      { email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', firstName: 'Jo', source: 'website_footer' },
+      NOW,
+    );
+    await store.subscribe(
+      { email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', firstName: 'Jo', source: 'newsletter_footer' },
+      LATER,
+    );
+    expect(await store.getSubscriber('jo@bücher.de')).toMatchObject({
+      email: 'jo@bücher.de',
+      emailAscii: 'jo@xn--bcher-kva.de',
+      sources: ['website_footer', 'newsletter_footer'],
+    });
+    const lead = await store.createLead(
+      { name: 'Jo', email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', source: 'zoho_guide' },
+      NOW,
+    );
     expect(await store.listLeads({ offset: 0, limit: 5 })).toEqual([lead]);
     expect(lead.emailAscii).toBe('jo@xn--bcher-kva.de');
     await store.subscribe({ email: 'ada@example.com', firstName: 'Ada', source: 'website_footer' }, NOW);
@@ -89,7 +102,10 @@ describe.each([
     const store = await adapter.fresh();
     const first = await store.subscribe({ email: 'ada@example.com', firstName: 'Ada', source: 'website_footer' }, NOW);
     expect(first.created).toBe(true);
-    const second = await store.subscribe({ email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', source: 'newsletter_footer' }, LATER);
+    const second = await store.subscribe(
+      { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', source: 'newsletter_footer' },
+      LATER,
+    );
     expect(second.created).toBe(false);
     expect(second.subscriber).toEqual({
       email: 'ada@example.com',
@@ -104,21 +120,34 @@ describe.each([
     expect(await store.countSubscribers()).toBe(1);
   });
 
-  test.each(['1234', 'true', 'null', '0', '[]', '{"a":1}', 'Zoë 🚀 Łukasz', '<img src=x onerror=alert(1)>'])('gives names back as the same strings: %s', async (name) => {
-    const store = await adapter.fresh();
-    await store.subscribe({ email: 'n@example.com', firstName: name, lastName: name, source: 'newsletter_footer' }, NOW);
-    const subscriber = await store.getSubscriber('n@example.com');
-    expect(subscriber?.firstName).toBe(name);
-    expect(subscriber?.lastName).toBe(name);
-    const lead = await store.createLead({ name, email: 'n@example.com', source: 'contact_form', notes: name, company: name }, NOW);
-    const [listed] = await store.listLeads({ offset: 0, limit: 1 });
-    expect(listed).toEqual(lead);
-    expect(listed?.name).toBe(name);
-  });
+  test.each(['1234', 'true', 'null', '0', '[]', '{"a":1}', 'Zoë 🚀 Łukasz', '<img src=x onerror=alert(1)>'])(
+    'gives names back as the same strings: %s',
+    async (name) => {
+      const store = await adapter.fresh();
+      await store.subscribe(
+        { email: 'n@example.com', firstName: name, lastName: name, source: 'newsletter_footer' },
+        NOW,
+      );
+      const subscriber = await store.getSubscriber('n@example.com');
+      expect(subscriber?.firstName).toBe(name);
+      expect(subscriber?.lastName).toBe(name);
+      const lead = await store.createLead(
+        { name, email: 'n@example.com', source: 'contact_form', notes: name, company: name },
+        NOW,
+      );
+      const [listed] = await store.listLeads({ offset: 0, limit: 1 });
+      expect(listed).toEqual(lead);
+      expect(listed?.name).toBe(name);
+    },
+  );
 
   test('200 concurrent subscriptions of distinct addresses leave exactly 200 records', async () => {
     const store = await adapter.fresh();
-    await Promise.all(Array.from({ length: 200 }, (_, index) => store.subscribe({ email: `person${index}@example.com`, firstName: `P${index}`, source: 'website_footer' }, NOW)));
+    await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        store.subscribe({ email: `person${index}@example.com`, firstName: `P${index}`, source: 'website_footer' }, NOW),
+      ),
+    );
     expect(await store.countSubscribers()).toBe(200);
     const all = await store.listSubscribers({ offset: 0, limit: 500 });
     expect(new Set(all.map((subscriber) => subscriber.email)).size).toBe(200);
@@ -127,16 +156,29 @@ describe.each([
   test('50 concurrent subscriptions of one address in mixed case leave exactly 1 record', async () => {
     const store = await adapter.fresh();
     // The endpoints normalise e-mails with the shared schema before the store sees them.
-    const variants = Array.from({ length: 50 }, (_, index) => (index % 2 ? 'Mixed.Case@Example.COM' : 'mixed.case@example.com').toLowerCase());
-    const results = await Promise.all(variants.map((email, index) => store.subscribe({ email, firstName: 'Mixed', source: index % 3 ? 'website_footer' : 'newsletter_footer' }, NOW)));
+    const variants = Array.from({ length: 50 }, (_, index) =>
+      (index % 2 ? 'Mixed.Case@Example.COM' : 'mixed.case@example.com').toLowerCase(),
+    );
+    const results = await Promise.all(
+      variants.map((email, index) =>
+        store.subscribe({ email, firstName: 'Mixed', source: index % 3 ? 'website_footer' : 'newsletter_footer' }, NOW),
+      ),
+    );
     expect(results.filter((result) => result.created)).toHaveLength(1);
     expect(await store.countSubscribers()).toBe(1);
-    expect((await store.getSubscriber('mixed.case@example.com'))?.sources.sort()).toEqual(['newsletter_footer', 'website_footer']);
+    expect((await store.getSubscriber('mixed.case@example.com'))?.sources.sort()).toEqual([
+      'newsletter_footer',
+      'website_footer',
+    ]);
   });
 
   test('200 concurrent leads leave 200 leads, each with its own id', async () => {
     const store = await adapter.fresh();
-    const leads = await Promise.all(Array.from({ length: 200 }, (_, index) => store.createLead({ name: `Lead ${index}`, email: `lead${index}@example.com`, source: 'zoho_guide' }, NOW)));
+    const leads = await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        store.createLead({ name: `Lead ${index}`, email: `lead${index}@example.com`, source: 'zoho_guide' }, NOW),
+      ),
+    );
     expect(new Set(leads.map((lead) => lead.id)).size).toBe(200);
     expect(await store.countLeads()).toBe(200);
     expect(await store.listLeads({ offset: 0, limit: 500 })).toHaveLength(200);
@@ -145,12 +187,20 @@ describe.each([
   test('lists newest first, page by page', async () => {
     const store = await adapter.fresh();
     for (let index = 0; index < 5; index += 1) {
-      await store.createLead({ name: `L${index}`, email: `l${index}@example.com`, source: 'contact_form' }, new Date(NOW.getTime() + index * 1000));
-      await store.subscribe({ email: `s${index}@example.com`, firstName: `S${index}`, source: 'website_footer' }, new Date(NOW.getTime() + index * 1000));
+      await store.createLead(
+        { name: `L${index}`, email: `l${index}@example.com`, source: 'contact_form' },
+        new Date(NOW.getTime() + index * 1000),
+      );
+      await store.subscribe(
+        { email: `s${index}@example.com`, firstName: `S${index}`, source: 'website_footer' },
+        new Date(NOW.getTime() + index * 1000),
+      );
     }
     expect((await store.listLeads({ offset: 0, limit: 2 })).map((lead) => lead.name)).toEqual(['L4', 'L3']);
     expect((await store.listLeads({ offset: 2, limit: 2 })).map((lead) => lead.name)).toEqual(['L2', 'L1']);
-    expect((await store.listSubscribers({ offset: 4, limit: 2 })).map((subscriber) => subscriber.firstName)).toEqual(['S0']);
+    expect((await store.listSubscribers({ offset: 4, limit: 2 })).map((subscriber) => subscriber.firstName)).toEqual([
+      'S0',
+    ]);
   });
 
   test('counts new records per day and source, and honeypot hits per endpoint', async () => {
@@ -161,7 +211,9 @@ describe.each([
     await store.createLead({ name: 'L', email: 'l@example.com', source: 'zoho_guide' }, LATER);
     await store.recordHoneypot('subscribers', NOW);
     await store.recordHoneypot('subscribers', NOW);
-    expect(await store.dailyCounts('subscribers', [dayOf(NOW), dayOf(LATER)])).toEqual({ [dayOf(NOW)]: { website_footer: 1, newsletter_footer: 1 } });
+    expect(await store.dailyCounts('subscribers', [dayOf(NOW), dayOf(LATER)])).toEqual({
+      [dayOf(NOW)]: { website_footer: 1, newsletter_footer: 1 },
+    });
     expect(await store.dailyCounts('leads', [dayOf(NOW), dayOf(LATER)])).toEqual({ [dayOf(LATER)]: { zoho_guide: 1 } });
     expect(await store.honeypotCounts()).toEqual({ subscribers: 2 });
   });
@@ -169,7 +221,10 @@ describe.each([
   test("gives the dashboard's first view in one call, matching the separate queries", async () => {
     const store = await adapter.fresh();
     for (let index = 0; index < 3; index += 1) {
-      await store.subscribe({ email: `d${index}@example.com`, firstName: '1234', source: 'website_footer' }, new Date(NOW.getTime() + index));
+      await store.subscribe(
+        { email: `d${index}@example.com`, firstName: '1234', source: 'website_footer' },
+        new Date(NOW.getTime() + index),
+      );
       await store.createLead({ name: 'null', email: `l${index}@example.com`, source: 'zoho_guide' }, LATER);
     }
     const days = [dayOf(NOW), dayOf(LATER)];
@@ -208,21 +263,45 @@ describe.each([
   test('100 simultaneous login attempts of one client each get their own number', async () => {
     const store = await adapter.fresh();
     const now = new Date();
-    const attempts = await Promise.all(Array.from({ length: 100 }, () => store.countLoginAttempt('ip-burst', 900, now)));
-    expect(attempts.map((attempt) => attempt.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, index) => index + 1));
+    const attempts = await Promise.all(
+      Array.from({ length: 100 }, () => store.countLoginAttempt('ip-burst', 900, now)),
+    );
+    expect(attempts.map((attempt) => attempt.count).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 100 }, (_, index) => index + 1),
+    );
   });
 
   test('a write repeated with the same idempotency key is stored once and gives back the first answer', async () => {
     const store = await adapter.fresh();
-    const first = await store.createLead({ name: 'Once', email: 'once@example.com', source: 'contact_form', notes: 'First try' }, NOW, { idempotencyKey: 'leads-create:key-1' });
-    const again = await Promise.all(Array.from({ length: 5 }, () => store.createLead({ name: 'Once', email: 'once@example.com', source: 'contact_form', notes: 'First try' }, LATER, { idempotencyKey: 'leads-create:key-1' })));
+    const first = await store.createLead(
+      { name: 'Once', email: 'once@example.com', source: 'contact_form', notes: 'First try' },
+      NOW,
+      { idempotencyKey: 'leads-create:key-1' },
+    );
+    const again = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        store.createLead(
+          { name: 'Once', email: 'once@example.com', source: 'contact_form', notes: 'First try' },
+          LATER,
+          { idempotencyKey: 'leads-create:key-1' },
+        ),
+      ),
+    );
     for (const lead of again) expect(lead).toEqual(first);
     expect(await store.countLeads()).toBe(1);
     expect(await store.dailyCounts('leads', [dayOf(NOW), dayOf(LATER)])).toEqual({ [dayOf(NOW)]: { contact_form: 1 } });
 
-    const subscribed = await store.subscribe({ email: 'once@example.com', firstName: 'Once', source: 'website_footer' }, NOW, { idempotencyKey: 'subscribers:key-1' });
+    const subscribed = await store.subscribe(
+      { email: 'once@example.com', firstName: 'Once', source: 'website_footer' },
+      NOW,
+      { idempotencyKey: 'subscribers:key-1' },
+    );
     expect(subscribed).toMatchObject({ created: true, repeated: false });
-    const repeated = await store.subscribe({ email: 'once@example.com', firstName: 'Twice', source: 'newsletter_footer' }, LATER, { idempotencyKey: 'subscribers:key-1' });
+    const repeated = await store.subscribe(
+      { email: 'once@example.com', firstName: 'Twice', source: 'newsletter_footer' },
+      LATER,
+      { idempotencyKey: 'subscribers:key-1' },
+    );
     expect(repeated).toEqual({ subscriber: subscribed.subscriber, created: false, repeated: true });
     expect(await store.getSubscriber('once@example.com')).toEqual(subscribed.subscriber);
   });
@@ -235,9 +314,19 @@ describe.each([
     await store.createLead(input, NOW);
     await store.createLead(input, NOW);
     expect(await store.countLeads()).toBe(4);
-    await store.subscribe({ email: 'twice@example.com', firstName: 'A', source: 'website_footer' }, NOW, { idempotencyKey: 'subscribers:key-a' });
-    const second = await store.subscribe({ email: 'twice@example.com', firstName: 'B', source: 'newsletter_footer' }, LATER, { idempotencyKey: 'subscribers:key-b' });
-    expect(second).toMatchObject({ created: false, repeated: false, subscriber: { firstName: 'B', sources: ['website_footer', 'newsletter_footer'] } });
+    await store.subscribe({ email: 'twice@example.com', firstName: 'A', source: 'website_footer' }, NOW, {
+      idempotencyKey: 'subscribers:key-a',
+    });
+    const second = await store.subscribe(
+      { email: 'twice@example.com', firstName: 'B', source: 'newsletter_footer' },
+      LATER,
+      { idempotencyKey: 'subscribers:key-b' },
+    );
+    expect(second).toMatchObject({
+      created: false,
+      repeated: false,
+      subscriber: { firstName: 'B', sources: ['website_footer', 'newsletter_footer'] },
+    });
   });
 
   test('counts keyed by sources such as constructor, __proto__ and toString stay numbers', async () => {
@@ -275,7 +364,10 @@ describe.each([
   test('records survive a restart of the store', async () => {
     const store = await adapter.fresh();
     await store.subscribe({ email: 'kept@example.com', firstName: 'Kept', source: 'website_footer' }, NOW);
-    const lead = await store.createLead({ name: 'Kept', email: 'kept@example.com', source: 'contact_form', notes: 'Still here' }, NOW);
+    const lead = await store.createLead(
+      { name: 'Kept', email: 'kept@example.com', source: 'contact_form', notes: 'Still here' },
+      NOW,
+    );
     const restarted = await adapter.restart();
     expect((await restarted.getSubscriber('kept@example.com'))?.firstName).toBe('Kept');
     expect(await restarted.listLeads({ offset: 0, limit: 10 })).toEqual([lead]);

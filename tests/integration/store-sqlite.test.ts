@@ -10,7 +10,13 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createSqliteStore, DATABASE_FILE, IMPORTED_SUFFIX, LEGACY_FILE, type SqliteStore } from '../../functions/_lib/store/sqlite';
+import {
+  createSqliteStore,
+  DATABASE_FILE,
+  IMPORTED_SUFFIX,
+  LEGACY_FILE,
+  type SqliteStore,
+} from '../../functions/_lib/store/sqlite';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let folder: string;
@@ -35,12 +41,39 @@ const FUTURE = new Date(Date.now() + 3_600_000).toISOString();
 /** A file as the old embedded store wrote it. */
 const OLD_STORE = {
   subscribers: {
-    'ada@example.com': { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', sources: ['website_footer', 'newsletter_footer'], createdAt: '2026-10-01T08:00:00.000Z', updatedAt: '2026-10-03T08:00:00.000Z' },
-    'n@example.com': { email: 'n@example.com', firstName: '1234', sources: ['newsletter_footer'], createdAt: '2026-10-02T08:00:00.000Z', updatedAt: '2026-10-02T08:00:00.000Z' },
+    'ada@example.com': {
+      email: 'ada@example.com',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      sources: ['website_footer', 'newsletter_footer'],
+      createdAt: '2026-10-01T08:00:00.000Z',
+      updatedAt: '2026-10-03T08:00:00.000Z',
+    },
+    'n@example.com': {
+      email: 'n@example.com',
+      firstName: '1234',
+      sources: ['newsletter_footer'],
+      createdAt: '2026-10-02T08:00:00.000Z',
+      updatedAt: '2026-10-02T08:00:00.000Z',
+    },
   },
   leads: [
-    { id: 'lead-1', name: 'Grace', email: 'grace@example.com', source: 'zoho_guide', notes: 'Guide', createdAt: '2026-10-01T09:00:00.000Z' },
-    { id: 'lead-2', name: 'null', email: 'null@example.com', company: 'Acme', source: 'contact_form', createdAt: '2026-10-02T09:00:00.000Z' },
+    {
+      id: 'lead-1',
+      name: 'Grace',
+      email: 'grace@example.com',
+      source: 'zoho_guide',
+      notes: 'Guide',
+      createdAt: '2026-10-01T09:00:00.000Z',
+    },
+    {
+      id: 'lead-2',
+      name: 'null',
+      email: 'null@example.com',
+      company: 'Acme',
+      source: 'contact_form',
+      createdAt: '2026-10-02T09:00:00.000Z',
+    },
   ],
   honeypot: { subscribers: 3 },
   sessions: { 'live-session': FUTURE, 'old-session': '2020-01-01T00:00:00.000Z' },
@@ -54,8 +87,14 @@ describe('the old store file', () => {
     expect(await store.getSubscriber('ada@example.com')).toEqual(OLD_STORE.subscribers['ada@example.com']);
     expect(await store.getSubscriber('n@example.com')).toEqual(OLD_STORE.subscribers['n@example.com']);
     expect(await store.listLeads({ offset: 0, limit: 10 })).toEqual([OLD_STORE.leads[1], OLD_STORE.leads[0]]);
-    expect(await store.listSubscribers({ offset: 0, limit: 10 })).toEqual([OLD_STORE.subscribers['n@example.com'], OLD_STORE.subscribers['ada@example.com']]);
-    expect(await store.dailyCounts('leads', ['2026-10-01', '2026-10-02'])).toEqual({ '2026-10-01': { zoho_guide: 1 }, '2026-10-02': { contact_form: 1 } });
+    expect(await store.listSubscribers({ offset: 0, limit: 10 })).toEqual([
+      OLD_STORE.subscribers['n@example.com'],
+      OLD_STORE.subscribers['ada@example.com'],
+    ]);
+    expect(await store.dailyCounts('leads', ['2026-10-01', '2026-10-02'])).toEqual({
+      '2026-10-01': { zoho_guide: 1 },
+      '2026-10-02': { contact_form: 1 },
+    });
     expect(await store.honeypotCounts()).toEqual({ subscribers: 3 });
     expect(await store.hasSession('live-session', new Date())).toBe(true);
     expect(await store.hasSession('old-session', new Date('2019-01-01'))).toBe(false);
@@ -101,7 +140,11 @@ describe('the old store file', () => {
   });
 
   test('with a malformed record imports every other record', async () => {
-    const broken = { ...OLD_STORE, leads: [...OLD_STORE.leads, { id: 'lead-3', name: 42 }, null], subscribers: { ...OLD_STORE.subscribers, 'bad@example.com': { email: 'bad@example.com' } } };
+    const broken = {
+      ...OLD_STORE,
+      leads: [...OLD_STORE.leads, { id: 'lead-3', name: 42 }, null],
+      subscribers: { ...OLD_STORE.subscribers, 'bad@example.com': { email: 'bad@example.com' } },
+    };
     writeFileSync(legacyFile(), JSON.stringify(broken));
     const store = open();
     expect(await store.countLeads()).toBe(2);
@@ -111,9 +154,15 @@ describe('the old store file', () => {
 });
 
 /** Runs tests/support/sqlite-writer.ts; resolves with what it printed once it has exited. */
-function runWriter(mode: 'burst' | 'hold', killWhen: (lines: string[]) => boolean): Promise<{ lines: string[]; signal: NodeJS.Signals | null }> {
+function runWriter(
+  mode: 'burst' | 'hold',
+  killWhen: (lines: string[]) => boolean,
+): Promise<{ lines: string[]; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'tests/support/sqlite-writer.ts'), mode, folder], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'tests/support/sqlite-writer.ts'), mode, folder], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     let errors = '';
     child.stdout.setEncoding('utf8');
@@ -137,7 +186,9 @@ describe('a writer killed with SIGKILL', () => {
   test('mid-burst loses no write it had acknowledged', async () => {
     const { lines } = await runWriter('burst', (printed) => printed.length >= 400);
     expect(lines.length).toBeGreaterThanOrEqual(400);
-    const emails = lines.filter((line) => line.startsWith('subscriber ')).map((line) => line.slice('subscriber '.length));
+    const emails = lines
+      .filter((line) => line.startsWith('subscriber '))
+      .map((line) => line.slice('subscriber '.length));
     const leadIds = new Set(lines.filter((line) => line.startsWith('lead ')).map((line) => line.slice('lead '.length)));
     expect(emails.length + leadIds.size).toBe(lines.length);
 
@@ -160,7 +211,10 @@ describe('a writer killed with SIGKILL', () => {
   test('while holding the write lock leaves no lock behind and its unfinished write is rolled back', async () => {
     await runWriter('hold', (printed) => printed.includes('holding'));
     const store = open();
-    const lead = await store.createLead({ name: 'After', email: 'after@example.com', source: 'contact_form' }, new Date());
+    const lead = await store.createLead(
+      { name: 'After', email: 'after@example.com', source: 'contact_form' },
+      new Date(),
+    );
     expect(await store.listLeads({ offset: 0, limit: 10 })).toEqual([lead]);
   });
 });
@@ -176,12 +230,21 @@ describe('loading', () => {
       console.log(JSON.stringify({ backend: backend?.kind ?? 'none', sqlite: process.moduleLoadList.some((name) => name.includes('sqlite')) }));
     `;
     const { SITE_LOCAL_RUN: _inherited, ...inherited } = process.env;
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env: { ...inherited, ...env }, encoding: 'utf8' });
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+      env: { ...inherited, ...env },
+      encoding: 'utf8',
+    });
     return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as { backend: string; sqlite: boolean };
   }
 
   test('a deployed function never loads node:sqlite; a local run loads it for the embedded store', () => {
-    const upstash = { UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:9', UPSTASH_REDIS_REST_TOKEN: 'unused', STORE_TIMEOUT_MS: '100', LOCAL_STORE_DIR: folder };
+    const upstash = {
+      UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:9',
+      UPSTASH_REDIS_REST_TOKEN: 'unused',
+      STORE_TIMEOUT_MS: '100',
+      LOCAL_STORE_DIR: folder,
+    };
     expect(loadsSqlite(upstash)).toEqual({ backend: 'upstash', sqlite: false });
     const local = { UPSTASH_REDIS_REST_URL: '', UPSTASH_REDIS_REST_TOKEN: '', LOCAL_STORE_DIR: folder };
     expect(loadsSqlite(local)).toEqual({ backend: 'none', sqlite: false });

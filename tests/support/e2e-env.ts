@@ -19,7 +19,10 @@ export const E2E_BROKEN_PORT = E2E_PORT - 1;
  * when the server first writes, so a run whose servers never start leaves nothing behind, and the
  * global teardown removes it (tests/support/e2e-teardown.ts).
  */
-export const E2E_STORE_DIR = (process.env.E2E_STORE_DIR ??= path.join(tmpdir(), `${E2E_STORE_PREFIX}${process.pid}-${randomUUID()}`));
+export const E2E_STORE_DIR = (process.env.E2E_STORE_DIR ??= path.join(
+  tmpdir(),
+  `${E2E_STORE_PREFIX}${process.pid}-${randomUUID()}`,
+));
 
 /** The admin login of the main e2e server (local plain-password mode). */
 export const E2E_ADMIN_PASSWORD = 'e2e admin password 4f9c';
@@ -43,7 +46,9 @@ export function storedSubscriber(email: string): Promise<Subscriber | undefined>
 
 /** The leads from an address, newest first (each test uses addresses of its own). */
 export function storedLeads(email: string): Promise<Lead[]> {
-  return readE2EStore(async (store) => (await store.listLeads({ offset: 0, limit: 1000 })).filter((lead) => lead.email === email));
+  return readE2EStore(async (store) =>
+    (await store.listLeads({ offset: 0, limit: 1000 })).filter((lead) => lead.email === email),
+  );
 }
 
 export async function storedLead(email: string): Promise<Lead | undefined> {

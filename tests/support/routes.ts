@@ -17,9 +17,20 @@ export const MINI_APP_SLUGS = slugs('mini-apps');
 export const POST_SLUGS = slugs('blog');
 
 /** Posts whose markdown holds a table (a delimiter row such as `| --- | --- |`): the widest content a post can have. */
-export const POSTS_WITH_TABLE = POST_SLUGS.filter((slug) => /^\|?\s*:?-{3,}:?\s*\|/m.test(readFileSync(path.join(CONTENT, 'blog', `${slug}.md`), 'utf8')));
+export const POSTS_WITH_TABLE = POST_SLUGS.filter((slug) =>
+  /^\|?\s*:?-{3,}:?\s*\|/m.test(readFileSync(path.join(CONTENT, 'blog', `${slug}.md`), 'utf8')),
+);
 
-export const STATIC_ROUTES = ['/', '/sectors', '/mini-apps', '/blog', '/contact', '/privacy-policy', '/zoho', '/admin/insights'];
+export const STATIC_ROUTES = [
+  '/',
+  '/sectors',
+  '/mini-apps',
+  '/blog',
+  '/contact',
+  '/privacy-policy',
+  '/zoho',
+  '/admin/insights',
+];
 
 export const ALL_ROUTES = [
   ...STATIC_ROUTES,

@@ -17,7 +17,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const [mode, folder] = process.argv.slice(2);
 if (!folder || (mode !== 'burst' && mode !== 'hold')) throw new Error('usage: sqlite-writer.ts burst|hold <folder>');
 
-const { createSqliteStore, DATABASE_FILE } = await importBundled<typeof SqliteModule>(ROOT, 'functions/_lib/store/sqlite.ts');
+const { createSqliteStore, DATABASE_FILE } = await importBundled<typeof SqliteModule>(
+  ROOT,
+  'functions/_lib/store/sqlite.ts',
+);
 const store = createSqliteStore(folder);
 // Opens the database (and creates it) before anything else happens.
 await store.countLeads();
@@ -25,7 +28,9 @@ await store.countLeads();
 if (mode === 'hold') {
   const db = new DatabaseSync(path.join(folder, DATABASE_FILE));
   db.exec('BEGIN IMMEDIATE');
-  db.prepare("INSERT INTO leads (id, name, email, source, created_at, day) VALUES ('never-committed', 'Ghost', 'ghost@example.com', 'contact_form', '2026-01-01T00:00:00.000Z', '2026-01-01')").run();
+  db.prepare(
+    "INSERT INTO leads (id, name, email, source, created_at, day) VALUES ('never-committed', 'Ghost', 'ghost@example.com', 'contact_form', '2026-01-01T00:00:00.000Z', '2026-01-01')",
+  ).run();
   process.stdout.write('holding\n');
   // Keeps the process (and its lock) alive until it is killed.
   setInterval(() => undefined, 60_000);
@@ -42,7 +47,10 @@ if (mode === 'hold') {
           await store.subscribe({ email, firstName: `Burst ${number}`, source: 'website_footer' }, now);
           acknowledge(`subscriber ${email}`);
         } else {
-          const lead = await store.createLead({ name: `Burst ${number}`, email: `lead${number}@example.com`, source: 'contact_form' }, now);
+          const lead = await store.createLead(
+            { name: `Burst ${number}`, email: `lead${number}@example.com`, source: 'contact_form' },
+            now,
+          );
           acknowledge(`lead ${lead.id}`);
         }
       }),

@@ -169,13 +169,22 @@ describe('sessionCookie and clearedSessionCookie', () => {
   test('sets a host-only, script-proof, same-site cookie for the whole site', () => {
     const cookie = sessionCookie('abc.123.def', SESSION_MAX_AGE_SECONDS);
     expect(cookie.startsWith(`${SESSION_COOKIE}=abc.123.def; `)).toBe(true);
-    expect(attributes(cookie)).toEqual(expect.arrayContaining(['Path=/', 'Max-Age=28800', 'HttpOnly', 'Secure', 'SameSite=Strict']));
+    expect(attributes(cookie)).toEqual(
+      expect.arrayContaining(['Path=/', 'Max-Age=28800', 'HttpOnly', 'Secure', 'SameSite=Strict']),
+    );
     expect(cookie).not.toMatch(/domain/i);
   });
 
   test('clears the cookie with the same attributes and Max-Age=0', () => {
     const cookie = clearedSessionCookie();
-    expect(attributes(cookie)).toEqual([`${SESSION_COOKIE}=`, 'Path=/', 'Max-Age=0', 'HttpOnly', 'Secure', 'SameSite=Strict']);
+    expect(attributes(cookie)).toEqual([
+      `${SESSION_COOKIE}=`,
+      'Path=/',
+      'Max-Age=0',
+      'HttpOnly',
+      'Secure',
+      'SameSite=Strict',
+    ]);
   });
 
   test('refuses a value that would inject attributes', () => {
@@ -215,7 +224,12 @@ describe('readCookie', () => {
 
 describe('scripts/admin/hash-password.ts', () => {
   const run = (args: string[], input?: string) =>
-    spawnSync(process.execPath, ['scripts/admin/hash-password.ts', ...args], { cwd: PROJECT_ROOT, input, encoding: 'utf8', timeout: 20_000 });
+    spawnSync(process.execPath, ['scripts/admin/hash-password.ts', ...args], {
+      cwd: PROJECT_ROOT,
+      input,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
 
   test('prints a hash of the password given as an argument that verifies', SLOW, async () => {
     const result = run(['correct horse battery']);

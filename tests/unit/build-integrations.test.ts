@@ -17,7 +17,9 @@ describe('svgProblems', () => {
 
   test('the illustrations in content/ are plain pictures', () => {
     const folder = new URL('../../content/images/', import.meta.url);
-    const files = readdirSync(folder, { recursive: true }).map(String).filter((name) => name.endsWith('.svg'));
+    const files = readdirSync(folder, { recursive: true })
+      .map(String)
+      .filter((name) => name.endsWith('.svg'));
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(svgProblems(readFileSync(new URL(file, folder), 'utf8')), file).toEqual([]);
   });

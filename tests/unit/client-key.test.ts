@@ -18,12 +18,17 @@ describe('clientKey', () => {
   });
 
   test('puts every address of one /64 under one key and the next /64 under another', () => {
-    const keys = new Set(['2001:db8:aa:bb::1', '2001:db8:aa:bb:1::1', '2001:db8:aa:bb:ffff:ffff:ffff:fffe'].map(clientKey));
+    const keys = new Set(
+      ['2001:db8:aa:bb::1', '2001:db8:aa:bb:1::1', '2001:db8:aa:bb:ffff:ffff:ffff:fffe'].map(clientKey),
+    );
     expect(keys.size).toBe(1);
     expect(clientKey('2001:db8:aa:bc::1')).not.toBe(clientKey('2001:db8:aa:bb::1'));
   });
 
-  test.each([[''], ['   '], [undefined], [null], ['unknown'], ['203.0.113'], ['not:an:ip'], ['1.2.3.4.5']])('has no key for %j', (ip) => {
-    expect(clientKey(ip)).toBeUndefined();
-  });
+  test.each([[''], ['   '], [undefined], [null], ['unknown'], ['203.0.113'], ['not:an:ip'], ['1.2.3.4.5']])(
+    'has no key for %j',
+    (ip) => {
+      expect(clientKey(ip)).toBeUndefined();
+    },
+  );
 });

@@ -29,7 +29,10 @@ function specifiersOf(code: string): string[] {
 function targetOf(file: string, specifier: string): string | undefined {
   if (specifier.startsWith('@/')) return `src/${specifier.slice(2)}`;
   if (!specifier.startsWith('.')) return undefined;
-  return path.relative(ROOT, path.resolve(ROOT, path.dirname(file), specifier)).split(path.sep).join('/');
+  return path
+    .relative(ROOT, path.resolve(ROOT, path.dirname(file), specifier))
+    .split(path.sep)
+    .join('/');
 }
 
 interface Import {
@@ -44,23 +47,42 @@ function importsUnder(folder: string): Import[] {
     .filter((entry) => SOURCE.test(entry))
     .map((entry) => path.join(folder, entry).split(path.sep).join('/'));
   return files.flatMap((file) =>
-    specifiersOf(codeOf(file, readFileSync(path.join(ROOT, file), 'utf8'))).map((specifier) => ({ file, specifier, target: targetOf(file, specifier) })),
+    specifiersOf(codeOf(file, readFileSync(path.join(ROOT, file), 'utf8'))).map((specifier) => ({
+      file,
+      specifier,
+      target: targetOf(file, specifier),
+    })),
   );
 }
 
-const within = (target: string | undefined, folder: string) => target === folder || Boolean(target?.startsWith(`${folder}/`));
-const describeImport = ({ file, specifier, target }: Import) => `${file} imports '${specifier}'${target ? ` (${target})` : ''}`;
+const within = (target: string | undefined, folder: string) =>
+  target === folder || Boolean(target?.startsWith(`${folder}/`));
+const describeImport = ({ file, specifier, target }: Import) =>
+  `${file} imports '${specifier}'${target ? ` (${target})` : ''}`;
 
 const src = importsUnder('src');
 const functions = importsUnder('functions');
 const isShared = (file: string) => within(file, 'src/shared');
 
 const RULES: [string, () => Import[]][] = [
-  ['nothing in src/ outside src/shared imports functions/', () => src.filter((entry) => !isShared(entry.file) && within(entry.target, 'functions'))],
-  ['nothing in functions/ imports src/ outside src/shared', () => functions.filter((entry) => within(entry.target, 'src') && !within(entry.target, 'src/shared'))],
+  [
+    'nothing in src/ outside src/shared imports functions/',
+    () => src.filter((entry) => !isShared(entry.file) && within(entry.target, 'functions')),
+  ],
+  [
+    'nothing in functions/ imports src/ outside src/shared',
+    () => functions.filter((entry) => within(entry.target, 'src') && !within(entry.target, 'src/shared')),
+  ],
   [
     'src/shared imports nothing but zod and src/shared',
-    () => src.filter((entry) => isShared(entry.file) && !(entry.target ? within(entry.target, 'src/shared') : entry.specifier === 'zod' || entry.specifier.startsWith('zod/'))),
+    () =>
+      src.filter(
+        (entry) =>
+          isShared(entry.file) &&
+          !(entry.target
+            ? within(entry.target, 'src/shared')
+            : entry.specifier === 'zod' || entry.specifier.startsWith('zod/')),
+      ),
   ],
 ];
 
@@ -71,7 +93,9 @@ describe('import boundaries', () => {
 
   test('the scan sees both sides and the imports between them', () => {
     expect(src.filter((entry) => isShared(entry.file)).length).toBeGreaterThan(0);
-    expect(functions.some((entry) => entry.file === 'functions/_lib/http.ts' && entry.target === 'src/shared/schemas')).toBe(true);
+    expect(
+      functions.some((entry) => entry.file === 'functions/_lib/http.ts' && entry.target === 'src/shared/schemas'),
+    ).toBe(true);
     expect(src.some((entry) => entry.file.endsWith('.astro') && entry.target !== undefined)).toBe(true);
   });
 

@@ -5,7 +5,15 @@
  */
 import { describe, expect, test } from 'vitest';
 import { HttpError, readJsonBody } from '../../functions/_lib/http';
-import { asciiEmail, ContactForm, Email, LeadRequest, NewsletterSubscribeRequest, SOURCES, SubscriberRequest } from '../../src/shared/schemas';
+import {
+  asciiEmail,
+  ContactForm,
+  Email,
+  LeadRequest,
+  NewsletterSubscribeRequest,
+  SOURCES,
+  SubscriberRequest,
+} from '../../src/shared/schemas';
 
 const LEAD = { name: 'Ada Lovelace', email: 'ada@example.com', source: 'contact_form' };
 
@@ -21,7 +29,16 @@ describe('names and messages', () => {
     ['bidi marks only', '\u200e\u200f'],
   ])('a name of %s counts as empty', (_, name) => {
     expect(messages(LeadRequest.safeParse({ ...LEAD, name }))).toEqual({ name: 'Name is required' });
-    expect(messages(SubscriberRequest.safeParse({ email: 'a@example.com', firstName: name, lastName: name, source: 'newsletter_footer' }))).toEqual({
+    expect(
+      messages(
+        SubscriberRequest.safeParse({
+          email: 'a@example.com',
+          firstName: name,
+          lastName: name,
+          source: 'newsletter_footer',
+        }),
+      ),
+    ).toEqual({
       firstName: 'First name is required',
       lastName: 'Last name is required',
     });
@@ -37,24 +54,38 @@ describe('names and messages', () => {
     ['a right-to-left override', 'Ada \u202egnp.exe'],
     ['a bidi isolate', '\u2066Ada\u2069'],
   ])('a name with %s is refused', (_, name) => {
-    expect(messages(LeadRequest.safeParse({ ...LEAD, name }))).toEqual({ name: 'Contains characters that are not allowed' });
-    expect(NewsletterSubscribeRequest.safeParse({ email: 'a@example.com', firstName: name, source: 'website_footer' }).success).toBe(false);
+    expect(messages(LeadRequest.safeParse({ ...LEAD, name }))).toEqual({
+      name: 'Contains characters that are not allowed',
+    });
+    expect(
+      NewsletterSubscribeRequest.safeParse({ email: 'a@example.com', firstName: name, source: 'website_footer' })
+        .success,
+    ).toBe(false);
   });
 
-  test.each([['Zoë Ångström'], ['محمد'], ['李小龙'], ['👩‍💻 Ada'], ["O'Brien-Smith"], ['نیما\u200cیوشیج']])('the name %j is accepted as typed', (name) => {
-    expect(LeadRequest.parse({ ...LEAD, name }).name).toBe(name);
-  });
+  test.each([['Zoë Ångström'], ['محمد'], ['李小龙'], ['👩‍💻 Ada'], ["O'Brien-Smith"], ['نیما\u200cیوشیج']])(
+    'the name %j is accepted as typed',
+    (name) => {
+      expect(LeadRequest.parse({ ...LEAD, name }).name).toBe(name);
+    },
+  );
 
   test('a message keeps its line breaks and tabs but not other control characters', () => {
     const message = 'Line one\r\nLine two\n\tindented';
     expect(ContactForm.parse({ name: 'Ada', email: 'ada@example.com', message }).message).toBe(message);
-    expect(messages(ContactForm.safeParse({ name: 'Ada', email: 'ada@example.com', message: 'Hello\u0000' }))).toEqual({ message: 'Contains characters that are not allowed' });
-    expect(messages(ContactForm.safeParse({ name: 'Ada', email: 'ada@example.com', message: '\u200b\n\u200b' }))).toEqual({ message: 'Please tell us a little about what you need' });
+    expect(messages(ContactForm.safeParse({ name: 'Ada', email: 'ada@example.com', message: 'Hello\u0000' }))).toEqual({
+      message: 'Contains characters that are not allowed',
+    });
+    expect(
+      messages(ContactForm.safeParse({ name: 'Ada', email: 'ada@example.com', message: '\u200b\n\u200b' })),
+    ).toEqual({ message: 'Please tell us a little about what you need' });
   });
 
   test('optional fields of invisible characters are dropped, with control characters refused', () => {
     expect(LeadRequest.parse({ ...LEAD, company: '\u200b', notes: '\u2060' })).toEqual(LEAD);
-    expect(messages(LeadRequest.safeParse({ ...LEAD, company: 'Acme\u0000' }))).toEqual({ company: 'Contains characters that are not allowed' });
+    expect(messages(LeadRequest.safeParse({ ...LEAD, company: 'Acme\u0000' }))).toEqual({
+      company: 'Contains characters that are not allowed',
+    });
   });
 });
 
@@ -63,7 +94,16 @@ describe('sources', () => {
     expect(LeadRequest.parse({ ...LEAD, source }).source).toBe(source);
   });
 
-  test.each([['constructor'], ['toString'], ['valueOf'], ['__proto__'], ['hasOwnProperty'], ['website-footer'], ['other'], ['']])('%j is refused', (source) => {
+  test.each([
+    ['constructor'],
+    ['toString'],
+    ['valueOf'],
+    ['__proto__'],
+    ['hasOwnProperty'],
+    ['website-footer'],
+    ['other'],
+    [''],
+  ])('%j is refused', (source) => {
     expect(Object.keys(messages(LeadRequest.safeParse({ ...LEAD, source })))).toEqual(['source']);
   });
 });
@@ -97,30 +137,43 @@ describe('e-mail addresses', () => {
 });
 
 describe('request bodies', () => {
-  const request = (contentType: string, body: BodyInit) => new Request('http://localhost/api/subscribers', { method: 'POST', headers: { 'content-type': contentType }, body });
+  const request = (contentType: string, body: BodyInit) =>
+    new Request('http://localhost/api/subscribers', { method: 'POST', headers: { 'content-type': contentType }, body });
 
   async function statusOf(promise: Promise<unknown>): Promise<{ status: number; error: string }> {
     try {
       await promise;
     } catch (error) {
-      if (error instanceof HttpError) return { status: error.response.status, error: ((await error.response.json()) as { error: string }).error };
+      if (error instanceof HttpError)
+        return { status: error.response.status, error: ((await error.response.json()) as { error: string }).error };
       throw error;
     }
     return { status: 200, error: '' };
   }
 
-  test.each([['application/json; charset=iso-8859-1'], ['application/json; charset="windows-1252"'], ['application/json;charset=UTF-16']])('a body declared as %j answers 415', async (type) => {
+  test.each([
+    ['application/json; charset=iso-8859-1'],
+    ['application/json; charset="windows-1252"'],
+    ['application/json;charset=UTF-16'],
+  ])('a body declared as %j answers 415', async (type) => {
     const { status, error } = await statusOf(readJsonBody(request(type, Buffer.from('{"name":"Zo\xeb"}', 'latin1'))));
     expect(status).toBe(415);
     expect(error).toMatch(/UTF-8/);
   });
 
-  test.each([['application/json'], ['application/json; charset=utf-8'], ['application/json; charset="UTF-8"'], ['application/json; charset=utf8']])('a UTF-8 body declared as %j is read', async (type) => {
+  test.each([
+    ['application/json'],
+    ['application/json; charset=utf-8'],
+    ['application/json; charset="UTF-8"'],
+    ['application/json; charset=utf8'],
+  ])('a UTF-8 body declared as %j is read', async (type) => {
     expect(await readJsonBody(request(type, '{"name":"Zoë"}'))).toEqual({ name: 'Zoë' });
   });
 
   test('bytes that are not UTF-8 answer 400 instead of turning into replacement characters', async () => {
-    const { status, error } = await statusOf(readJsonBody(request('application/json', Buffer.from('{"name":"Zo\xeb"}', 'latin1'))));
+    const { status, error } = await statusOf(
+      readJsonBody(request('application/json', Buffer.from('{"name":"Zo\xeb"}', 'latin1'))),
+    );
     expect(status).toBe(400);
     expect(error).toBe('The body is not valid UTF-8');
   });

@@ -2,7 +2,16 @@ import { describe, expect, test } from 'vitest';
 import { resolveStaticPath } from '../../scripts/serve/netlify-paths';
 
 /** A deploy with a page as a file, a page as a folder, a page as both, and other files. */
-const FILES = new Set(['index.html', 'file.html', 'folder/index.html', 'both.html', 'both/index.html', 'favicon.ico', '404.html', 'sectors/404.html']);
+const FILES = new Set([
+  'index.html',
+  'file.html',
+  'folder/index.html',
+  'both.html',
+  'both/index.html',
+  'favicon.ico',
+  '404.html',
+  'sectors/404.html',
+]);
 const resolve = (pathname: string) => resolveStaticPath(pathname, (relative) => FILES.has(relative));
 
 describe("resolveStaticPath follows Netlify's pretty URLs", () => {
@@ -27,8 +36,14 @@ describe("resolveStaticPath follows Netlify's pretty URLs", () => {
 
   test('a redirect keeps the path as it was encoded', () => {
     const files = new Set(['caf\u00e9.html']);
-    expect(resolveStaticPath('/caf%C3%A9/', (relative) => files.has(relative))).toEqual({ kind: 'redirect', location: '/caf%C3%A9' });
-    expect(resolveStaticPath('/caf%C3%A9', (relative) => files.has(relative))).toEqual({ kind: 'file', file: 'caf\u00e9.html' });
+    expect(resolveStaticPath('/caf%C3%A9/', (relative) => files.has(relative))).toEqual({
+      kind: 'redirect',
+      location: '/caf%C3%A9',
+    });
+    expect(resolveStaticPath('/caf%C3%A9', (relative) => files.has(relative))).toEqual({
+      kind: 'file',
+      file: 'caf\u00e9.html',
+    });
   });
 
   test.each(['/blog/%E0%A4%A', '/%', '/%zz'])('%s does not decode', (pathname) => {

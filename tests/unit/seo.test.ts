@@ -1,5 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { absoluteUrl, assetUrl, blogPostingLd, breadcrumbLd, freeServiceLd, pagePath, pageTitle, serializeJsonLd } from '../../src/lib/seo';
+import {
+  absoluteUrl,
+  assetUrl,
+  blogPostingLd,
+  breadcrumbLd,
+  freeServiceLd,
+  pagePath,
+  pageTitle,
+  serializeJsonLd,
+} from '../../src/lib/seo';
 import { readSiteConfig } from '../../src/site.config';
 
 const site = readSiteConfig({ PUBLIC_SITE_URL: 'https://acme.example', PUBLIC_BRAND_NAME: 'Acme' });
@@ -27,7 +36,11 @@ describe('seo helpers', () => {
   });
 
   test("asset URLs follow a deploy preview's address; page URLs stay on the production origin", () => {
-    const preview = readSiteConfig({ PUBLIC_SITE_URL: 'https://acme.example', CONTEXT: 'deploy-preview', DEPLOY_PRIME_URL: 'https://deploy-preview-7--acme.netlify.app' });
+    const preview = readSiteConfig({
+      PUBLIC_SITE_URL: 'https://acme.example',
+      CONTEXT: 'deploy-preview',
+      DEPLOY_PRIME_URL: 'https://deploy-preview-7--acme.netlify.app',
+    });
     expect(assetUrl(preview, '/_astro/og.png')).toBe('https://deploy-preview-7--acme.netlify.app/_astro/og.png');
     expect(absoluteUrl(preview, '/blog')).toBe('https://acme.example/blog');
     expect(assetUrl(site, '/_astro/og.png')).toBe('https://acme.example/_astro/og.png');
@@ -51,8 +64,19 @@ describe('seo helpers', () => {
   });
 
   test('a blog posting has the properties search engines require', () => {
-    const ld = blogPostingLd(site, { title: 'T', summary: 'S', path: '/blog/t', imageUrl: 'https://acme.example/i.png', published: new Date('2026-01-02') });
-    expect(ld).toMatchObject({ '@type': 'BlogPosting', headline: 'T', datePublished: '2026-01-02T00:00:00.000Z', image: ['https://acme.example/i.png'] });
+    const ld = blogPostingLd(site, {
+      title: 'T',
+      summary: 'S',
+      path: '/blog/t',
+      imageUrl: 'https://acme.example/i.png',
+      published: new Date('2026-01-02'),
+    });
+    expect(ld).toMatchObject({
+      '@type': 'BlogPosting',
+      headline: 'T',
+      datePublished: '2026-01-02T00:00:00.000Z',
+      image: ['https://acme.example/i.png'],
+    });
   });
 
   test('serialised JSON-LD cannot close its script element', () => {

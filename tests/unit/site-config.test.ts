@@ -38,20 +38,34 @@ describe('readSiteConfig', () => {
     expect(readSiteConfig({ URL: 'https://loopwork.netlify.app' }).url).toBe('https://loopwork.netlify.app');
   });
 
-  test.each(['deploy-preview', 'branch-deploy'])("a %s build takes its assets from the deploy's own address", (context) => {
-    const site = readSiteConfig({ URL: 'https://loopwork.example', CONTEXT: context, DEPLOY_PRIME_URL: 'https://deploy-preview-42--loopwork.netlify.app' });
-    expect(site.assetsUrl).toBe('https://deploy-preview-42--loopwork.netlify.app');
-    expect(site.url).toBe('https://loopwork.example');
-  });
+  test.each(['deploy-preview', 'branch-deploy'])(
+    "a %s build takes its assets from the deploy's own address",
+    (context) => {
+      const site = readSiteConfig({
+        URL: 'https://loopwork.example',
+        CONTEXT: context,
+        DEPLOY_PRIME_URL: 'https://deploy-preview-42--loopwork.netlify.app',
+      });
+      expect(site.assetsUrl).toBe('https://deploy-preview-42--loopwork.netlify.app');
+      expect(site.url).toBe('https://loopwork.example');
+    },
+  );
 
   test.each(['production', 'dev', undefined])('a %s build takes its assets from the production URL', (context) => {
-    const site = readSiteConfig({ URL: 'https://loopwork.example', CONTEXT: context, DEPLOY_PRIME_URL: 'https://main--loopwork.netlify.app' });
+    const site = readSiteConfig({
+      URL: 'https://loopwork.example',
+      CONTEXT: context,
+      DEPLOY_PRIME_URL: 'https://main--loopwork.netlify.app',
+    });
     expect(site.assetsUrl).toBe('https://loopwork.example');
   });
 
-  test.each(['javascript:alert(1)', 'not a url', '   ', 'ftp://files.example/x'])('ignores an embed URL that is not http(s): %s', (value) => {
-    const site = readSiteConfig({ PUBLIC_CHAT_WIDGET_URL: value, PUBLIC_CONTACT_FORM_URL: value });
-    expect(site.chatWidgetUrl).toBeUndefined();
-    expect(site.contactFormUrl).toBeUndefined();
-  });
+  test.each(['javascript:alert(1)', 'not a url', '   ', 'ftp://files.example/x'])(
+    'ignores an embed URL that is not http(s): %s',
+    (value) => {
+      const site = readSiteConfig({ PUBLIC_CHAT_WIDGET_URL: value, PUBLIC_CONTACT_FORM_URL: value });
+      expect(site.chatWidgetUrl).toBeUndefined();
+      expect(site.contactFormUrl).toBeUndefined();
+    },
+  );
 });

@@ -15,14 +15,26 @@ describe('the system-tools check before npm test', () => {
       action: 'install',
       commands: [
         ['apt-get', 'update', '-qq'],
-        ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'chromium', 'default-jre-headless'],
+        [
+          'env',
+          'DEBIAN_FRONTEND=noninteractive',
+          'apt-get',
+          'install',
+          '-y',
+          '-qq',
+          '--no-install-recommends',
+          'chromium',
+          'default-jre-headless',
+        ],
       ],
     });
   });
 
   test('installs through sudo -n when sudo needs no password', () => {
     const next = plan([java], { hasApt: true, isRoot: false, hasPasswordlessSudo: true });
-    expect(next.action === 'install' && next.commands.every((command) => command[0] === 'sudo' && command[1] === '-n')).toBe(true);
+    expect(
+      next.action === 'install' && next.commands.every((command) => command[0] === 'sudo' && command[1] === '-n'),
+    ).toBe(true);
   });
 
   test('stops with the apt-get command for a user who may not install', () => {
@@ -33,6 +45,8 @@ describe('the system-tools check before npm test', () => {
 
   test('names the tools and their Debian packages where there is no apt-get', () => {
     const next = plan([chromium], { hasApt: false, isRoot: true, hasPasswordlessSudo: false });
-    expect(next.action === 'stop' && next.message).toMatch(/install chromium with your system's package manager \(Debian packages: chromium\)/);
+    expect(next.action === 'stop' && next.message).toMatch(
+      /install chromium with your system's package manager \(Debian packages: chromium\)/,
+    );
   });
 });

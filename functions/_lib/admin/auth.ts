@@ -84,7 +84,14 @@ function parseStoredHash(stored: string): ParsedHash | undefined {
   if (N === undefined || r === undefined || p === undefined || !salt || !key) return undefined;
 
   const powerOfTwo = N >= 2 && (N & (N - 1)) === 0;
-  const affordable = N <= MAX_N && r >= 1 && r <= MAX_R && p >= 1 && p <= MAX_P && N * r * p <= MAX_WORK && 128 * r * (N + p + 2) <= SCRYPT_MAXMEM;
+  const affordable =
+    N <= MAX_N &&
+    r >= 1 &&
+    r <= MAX_R &&
+    p >= 1 &&
+    p <= MAX_P &&
+    N * r * p <= MAX_WORK &&
+    128 * r * (N + p + 2) <= SCRYPT_MAXMEM;
   const sane = salt.length >= SALT_BYTES && salt.length <= 64 && key.length >= 16 && key.length <= 64;
   return powerOfTwo && affordable && sane ? { N, r, p, salt, key } : undefined;
 }
@@ -174,7 +181,8 @@ export function verifySession(value: string | undefined, secret: string, now: Da
 /** Strict, script-proof and host-only: the cookie is only ever sent back to this site's pages and API. */
 export function sessionCookie(value: string, maxAgeSeconds: number): string {
   if (!/^[A-Za-z0-9._-]*$/.test(value)) throw new Error('A session cookie value must be base64url and dots');
-  if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0) throw new Error('Max-Age must be a whole number of seconds');
+  if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0)
+    throw new Error('Max-Age must be a whole number of seconds');
   return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; Secure; SameSite=Strict`;
 }
 

@@ -9,11 +9,14 @@ export const PAGE_SIZE = 20;
 /** The last `count` UTC days, oldest first, ending today. */
 export function lastDays(now: Date, count: number): string[] {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: count }, (_, index) => new Date(today - (count - 1 - index) * 86_400_000).toISOString().slice(0, 10));
+  return Array.from({ length: count }, (_, index) =>
+    new Date(today - (count - 1 - index) * 86_400_000).toISOString().slice(0, 10),
+  );
 }
 
 /** A day's total over its sources; only the row's own values count, whatever the sources are called. */
-const totalOf = (row: Record<string, number> | undefined) => Object.values(row ?? {}).reduce((sum, count) => sum + count, 0);
+const totalOf = (row: Record<string, number> | undefined) =>
+  Object.values(row ?? {}).reduce((sum, count) => sum + count, 0);
 
 function sumDays(counts: DailyCounts, days: string[]): number {
   return days.reduce((sum, day) => sum + totalOf(counts[day]), 0);
@@ -22,18 +25,26 @@ function sumDays(counts: DailyCounts, days: string[]): number {
 /** Totals per source; sources are what people sent, so the table has no prototype to collide with. */
 function bySource(counts: DailyCounts): Record<string, number> {
   const sources = countTable();
-  for (const row of Object.values(counts)) for (const [source, count] of Object.entries(row)) sources[source] = (sources[source] ?? 0) + count;
+  for (const row of Object.values(counts))
+    for (const [source, count] of Object.entries(row)) sources[source] = (sources[source] ?? 0) + count;
   return sources;
 }
 
 /** Everything the dashboard's first view shows. */
 export async function overview(store: StoreVerbs, now: Date): Promise<Overview> {
   const days = lastDays(now, CHART_DAYS);
-  const { subscriberTotal, leadTotal, subscriberDaily, leadDaily, subscribers, leads } = await store.dashboard(days, { offset: 0, limit: PAGE_SIZE });
+  const { subscriberTotal, leadTotal, subscriberDaily, leadDaily, subscribers, leads } = await store.dashboard(days, {
+    offset: 0,
+    limit: PAGE_SIZE,
+  });
   const last = (count: number) => days.slice(-count);
   return {
     totals: {
-      subscribers: { total: subscriberTotal, last7: sumDays(subscriberDaily, last(7)), last30: sumDays(subscriberDaily, last(30)) },
+      subscribers: {
+        total: subscriberTotal,
+        last7: sumDays(subscriberDaily, last(7)),
+        last30: sumDays(subscriberDaily, last(30)),
+      },
       leads: { total: leadTotal, last7: sumDays(leadDaily, last(7)), last30: sumDays(leadDaily, last(30)) },
     },
     daily: days.map((day) => ({ day, subscribers: totalOf(subscriberDaily[day]), leads: totalOf(leadDaily[day]) })),
@@ -50,7 +61,11 @@ export function pageParam(url: URL): number {
 }
 
 /** One page of a newest-first list, with the total, as the dashboard's tables read it. */
-export async function listPage<T>(url: URL, list: (page: { offset: number; limit: number }) => Promise<T[]>, count: () => Promise<number>): Promise<ListPage<T>> {
+export async function listPage<T>(
+  url: URL,
+  list: (page: { offset: number; limit: number }) => Promise<T[]>,
+  count: () => Promise<number>,
+): Promise<ListPage<T>> {
   const page = pageParam(url);
   const [items, total] = await Promise.all([list({ offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE }), count()]);
   return { items, total, page, pageSize: PAGE_SIZE };

@@ -38,7 +38,8 @@ export function adminConfig(): AdminConfig | undefined {
 }
 
 /** A check's refusal. endpoint() sends a thrown HttpError as it was made, so it carries the admin headers itself. */
-const refusal = (status: number, error: string) => new HttpError(errorResponse(status, error, { headers: ADMIN_HEADERS }));
+const refusal = (status: number, error: string) =>
+  new HttpError(errorResponse(status, error, { headers: ADMIN_HEADERS }));
 
 /** Calls that change state must come from this site's own pages, as JSON. */
 export function requireSameOrigin(req: Request): void {
@@ -51,7 +52,9 @@ export function requireSameOrigin(req: Request): void {
 
 /** The session the request's cookie names, if it is well signed and unexpired; the store is not asked. */
 export function cookieSession(req: Request, config: AdminConfig | undefined): Session | null {
-  return config ? verifySession(readCookie(req.headers.get('cookie'), SESSION_COOKIE), config.secret, new Date()) : null;
+  return config
+    ? verifySession(readCookie(req.headers.get('cookie'), SESSION_COOKIE), config.secret, new Date())
+    : null;
 }
 
 /**

@@ -34,7 +34,9 @@ async function withDeadline<T>(call: () => Promise<T>, timeoutMs: number): Promi
   try {
     return await Promise.race([call(), deadline]);
   } catch (error) {
-    throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError('store call failed', { cause: error });
+    throw error instanceof StoreUnavailableError
+      ? error
+      : new StoreUnavailableError('store call failed', { cause: error });
   } finally {
     clearTimeout(timer);
   }
@@ -76,8 +78,16 @@ async function load(): Promise<typeof cached> {
   const env = getEnv();
   if (cached?.env === env) return cached;
   if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
-    const redis = createUpstashClient({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN, timeoutMs: env.STORE_TIMEOUT_MS });
-    const backend: Backend = { kind: 'upstash', store: createRedisStore(redis), limiter: createRedisRateLimiter(redis, env.RATE_LIMIT_PER_MINUTE, env.STORE_TIMEOUT_MS) };
+    const redis = createUpstashClient({
+      url: env.UPSTASH_REDIS_REST_URL,
+      token: env.UPSTASH_REDIS_REST_TOKEN,
+      timeoutMs: env.STORE_TIMEOUT_MS,
+    });
+    const backend: Backend = {
+      kind: 'upstash',
+      store: createRedisStore(redis),
+      limiter: createRedisRateLimiter(redis, env.RATE_LIMIT_PER_MINUTE, env.STORE_TIMEOUT_MS),
+    };
     cached = { env, backend, bounded: bound(backend, env.STORE_TIMEOUT_MS) };
     return cached;
   }
@@ -87,7 +97,11 @@ async function load(): Promise<typeof cached> {
   // A concurrent first call may have made it meanwhile: one store and one limiter per environment.
   if (cached?.env !== env) {
     const directory = env.LOCAL_STORE_DIR ?? path.join(process.cwd(), '.data');
-    const backend: Backend = { kind: 'embedded', store: createSqliteStore(directory), limiter: createMemoryRateLimiter(env.RATE_LIMIT_PER_MINUTE) };
+    const backend: Backend = {
+      kind: 'embedded',
+      store: createSqliteStore(directory),
+      limiter: createMemoryRateLimiter(env.RATE_LIMIT_PER_MINUTE),
+    };
     cached = { env, backend, bounded: bound(backend, env.STORE_TIMEOUT_MS) };
   }
   return cached;

@@ -5,7 +5,19 @@
  */
 import { Redis } from '@upstash/redis';
 import type { Lead, Subscriber } from '../../../src/shared/records';
-import { countTable, dayOf, IDEMPOTENCY_TTL_SECONDS, type DailyCounts, type LeadInput, type LoginAttempts, type Page, type Store, type SubscribeInput, type SubscribeResult, type WriteOptions } from './types';
+import {
+  countTable,
+  dayOf,
+  IDEMPOTENCY_TTL_SECONDS,
+  type DailyCounts,
+  type LeadInput,
+  type LoginAttempts,
+  type Page,
+  type Store,
+  type SubscribeInput,
+  type SubscribeResult,
+  type WriteOptions,
+} from './types';
 
 /** Every key the store uses, in one place. */
 export const KEYS = {
@@ -167,7 +179,11 @@ export function createUpstashClient({ url, token, timeoutMs }: RedisStoreOptions
 }
 
 export function createRedisStore(redis: Redis): Store {
-  async function listByIndex<T>(index: string, keyOf: (member: string) => string, { offset, limit }: Page): Promise<T[]> {
+  async function listByIndex<T>(
+    index: string,
+    keyOf: (member: string) => string,
+    { offset, limit }: Page,
+  ): Promise<T[]> {
     const members = await redis.zrange<string[]>(index, offset, offset + limit - 1, { rev: true });
     if (members.length === 0) return [];
     const values = await redis.mget<(string | null)[]>(...members.map(keyOf));
@@ -193,7 +209,8 @@ export function createRedisStore(redis: Redis): Store {
         KEYS.subscriber(''),
         String(IDEMPOTENCY_TTL_SECONDS),
       ])) as [number | string, string | null, number | string];
-      if (Number(repeated) === 1) return { subscriber: encoded ? toSubscriber(encoded) : undefined, created: false, repeated: true };
+      if (Number(repeated) === 1)
+        return { subscriber: encoded ? toSubscriber(encoded) : undefined, created: false, repeated: true };
       return { subscriber: toSubscriber(encoded ?? ''), created: Number(created) === 1, repeated: false };
     },
 
@@ -243,7 +260,15 @@ export function createRedisStore(redis: Redis): Store {
       const [subscriberTotal, leadTotal, subscribers, leads, subscriberDaily, leadDaily] = (await redis.eval(
         DASHBOARD_SCRIPT,
         [KEYS.subscribersByCreated, KEYS.leadsByCreated],
-        [String(offset), String(limit), KEYS.subscriber(''), KEYS.lead(''), KEYS.daily('subscribers', ''), KEYS.daily('leads', ''), ...days],
+        [
+          String(offset),
+          String(limit),
+          KEYS.subscriber(''),
+          KEYS.lead(''),
+          KEYS.daily('subscribers', ''),
+          KEYS.daily('leads', ''),
+          ...days,
+        ],
       )) as [number, number, string[], string[], unknown[], unknown[]];
       return {
         subscriberTotal: Number(subscriberTotal),
@@ -256,7 +281,11 @@ export function createRedisStore(redis: Redis): Store {
     },
 
     async deleteSubscriber(email: string) {
-      const [deleted] = (await redis.multi().del(KEYS.subscriber(email)).zrem(KEYS.subscribersByCreated, email).exec()) as [number, number];
+      const [deleted] = (await redis
+        .multi()
+        .del(KEYS.subscriber(email))
+        .zrem(KEYS.subscribersByCreated, email)
+        .exec()) as [number, number];
       return Number(deleted) > 0;
     },
 
@@ -275,7 +304,11 @@ export function createRedisStore(redis: Redis): Store {
     },
 
     async countLoginAttempt(client: string, windowSeconds: number, now: Date): Promise<LoginAttempts> {
-      const [count, ttl] = (await redis.eval(LOGIN_ATTEMPT_SCRIPT, [KEYS.loginAttempts(client)], [String(windowSeconds)])) as [number, number];
+      const [count, ttl] = (await redis.eval(
+        LOGIN_ATTEMPT_SCRIPT,
+        [KEYS.loginAttempts(client)],
+        [String(windowSeconds)],
+      )) as [number, number];
       return { count: Number(count), resetAt: now.getTime() + Math.max(0, Number(ttl)) };
     },
 

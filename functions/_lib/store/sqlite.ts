@@ -172,8 +172,23 @@ function toSubscriber(row: Row): Subscriber {
 }
 
 /** A lead with its optional fields present only when they hold something, as every adapter gives it. */
-function leadOf(fields: { id: string; name: string; email: string; emailAscii?: string | undefined; company?: string | undefined; source: string; notes?: string | undefined; createdAt: string }): Lead {
-  const lead: Lead = { id: fields.id, name: fields.name, email: fields.email, source: fields.source, createdAt: fields.createdAt };
+function leadOf(fields: {
+  id: string;
+  name: string;
+  email: string;
+  emailAscii?: string | undefined;
+  company?: string | undefined;
+  source: string;
+  notes?: string | undefined;
+  createdAt: string;
+}): Lead {
+  const lead: Lead = {
+    id: fields.id,
+    name: fields.name,
+    email: fields.email,
+    source: fields.source,
+    createdAt: fields.createdAt,
+  };
   if (fields.emailAscii !== undefined) lead.emailAscii = fields.emailAscii;
   if (fields.company !== undefined) lead.company = fields.company;
   if (fields.notes !== undefined) lead.notes = fields.notes;
@@ -290,9 +305,11 @@ const LegacyLead = z.object({
   createdAt: z.iso.datetime(),
 });
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
-type ImportOutcome = { kind: 'none' | 'known' } | { kind: 'imported'; skipped: number } | { kind: 'rejected'; reason: string };
+type ImportOutcome =
+  { kind: 'none' | 'known' } | { kind: 'imported'; skipped: number } | { kind: 'rejected'; reason: string };
 
 /**
  * Imports the old store's file `{ subscribers: {email: Subscriber}, leads: Lead[], honeypot,
@@ -306,7 +323,10 @@ function importLegacy(database: Database, file: string, now: Date): ImportOutcom
   try {
     content = readFileSync(file, 'utf8');
   } catch (error) {
-    return { kind: 'rejected', reason: `it cannot be read (${error instanceof Error && 'code' in error ? String(error.code) : 'unknown error'})` };
+    return {
+      kind: 'rejected',
+      reason: `it cannot be read (${error instanceof Error && 'code' in error ? String(error.code) : 'unknown error'})`,
+    };
   }
   const sha256 = createHash('sha256').update(content).digest('hex');
   if (database.get('SELECT 1 AS known FROM imports WHERE sha256 = ?', sha256)) return { kind: 'known' };
@@ -318,8 +338,17 @@ function importLegacy(database: Database, file: string, now: Date): ImportOutcom
     return { kind: 'rejected', reason: 'it is not valid JSON' };
   }
   const { subscribers = {}, leads = [], honeypot = {}, sessions = {} } = isObject(data) ? data : {};
-  if (!isObject(data) || !isObject(subscribers) || !Array.isArray(leads) || !isObject(honeypot) || !isObject(sessions)) {
-    return { kind: 'rejected', reason: 'it is not an object of the form { subscribers: {…}, leads: […], honeypot: {…}, sessions: {…} }' };
+  if (
+    !isObject(data) ||
+    !isObject(subscribers) ||
+    !Array.isArray(leads) ||
+    !isObject(honeypot) ||
+    !isObject(sessions)
+  ) {
+    return {
+      kind: 'rejected',
+      reason: 'it is not an object of the form { subscribers: {…}, leads: […], honeypot: {…}, sessions: {…} }',
+    };
   }
 
   let skipped = 0;
@@ -346,12 +375,17 @@ function importLegacy(database: Database, file: string, now: Date): ImportOutcom
       skipped += 1;
       continue;
     }
-    database.run('INSERT INTO honeypot (endpoint, count) VALUES (?, ?) ON CONFLICT (endpoint) DO UPDATE SET count = count + excluded.count', endpoint, count);
+    database.run(
+      'INSERT INTO honeypot (endpoint, count) VALUES (?, ?) ON CONFLICT (endpoint) DO UPDATE SET count = count + excluded.count',
+      endpoint,
+      count,
+    );
   }
   // Sessions still valid keep their admin logged in; failed-login windows are short-lived and not carried over.
   for (const [id, expiry] of Object.entries(sessions)) {
     const expiresAt = typeof expiry === 'string' ? Date.parse(expiry) : NaN;
-    if (expiresAt > now.getTime()) database.run('INSERT OR IGNORE INTO sessions (id, expires_at) VALUES (?, ?)', id, expiresAt);
+    if (expiresAt > now.getTime())
+      database.run('INSERT OR IGNORE INTO sessions (id, expires_at) VALUES (?, ?)', id, expiresAt);
   }
   database.run('INSERT INTO imports (sha256, imported_at) VALUES (?, ?)', sha256, now.toISOString());
   return { kind: 'imported', skipped };
@@ -359,12 +393,15 @@ function importLegacy(database: Database, file: string, now: Date): ImportOutcom
 
 /** Moves an imported old file aside, keeping any earlier one. */
 function setAside(file: string): void {
-  const target = existsSync(`${file}${IMPORTED_SUFFIX}`) ? `${file}.${Date.now()}${IMPORTED_SUFFIX}` : `${file}${IMPORTED_SUFFIX}`;
+  const target = existsSync(`${file}${IMPORTED_SUFFIX}`)
+    ? `${file}.${Date.now()}${IMPORTED_SUFFIX}`
+    : `${file}${IMPORTED_SUFFIX}`;
   try {
     renameSync(file, target);
   } catch (error) {
     // Another process set it aside first, or the folder is read-only: the recorded hash prevents a second import.
-    if (!(error instanceof Error && 'code' in error && error.code === 'ENOENT')) console.warn(`[store] ${file} was imported but could not be renamed; it will not be imported again.`);
+    if (!(error instanceof Error && 'code' in error && error.code === 'ENOENT'))
+      console.warn(`[store] ${file} was imported but could not be renamed; it will not be imported again.`);
   }
 }
 
@@ -384,8 +421,10 @@ async function openDatabase(directory: string): Promise<Database> {
       return importLegacy(database, legacy, new Date());
     });
     if (outcome.kind === 'imported' || outcome.kind === 'known') setAside(legacy);
-    if (outcome.kind === 'imported' && outcome.skipped > 0) console.warn(`[store] ${legacy}: ${outcome.skipped} malformed records were not imported.`);
-    if (outcome.kind === 'rejected') console.warn(`[store] ${legacy} was not imported and was left as it is: ${outcome.reason}.`);
+    if (outcome.kind === 'imported' && outcome.skipped > 0)
+      console.warn(`[store] ${legacy}: ${outcome.skipped} malformed records were not imported.`);
+    if (outcome.kind === 'rejected')
+      console.warn(`[store] ${legacy} was not imported and was left as it is: ${outcome.reason}.`);
     return database;
   } catch (error) {
     db.close();
@@ -428,18 +467,28 @@ export function createSqliteStore(directory: string): SqliteStore {
     database.run('DELETE FROM idempotency WHERE expires_at <= ?', now.getTime());
     const first = database.get('SELECT ref FROM idempotency WHERE key = ?', key);
     if (first) return text(first, 'ref');
-    database.run('INSERT INTO idempotency (key, ref, expires_at) VALUES (?, ?, ?)', key, ref, now.getTime() + IDEMPOTENCY_TTL_SECONDS * 1000);
+    database.run(
+      'INSERT INTO idempotency (key, ref, expires_at) VALUES (?, ?, ?)',
+      key,
+      ref,
+      now.getTime() + IDEMPOTENCY_TTL_SECONDS * 1000,
+    );
     return undefined;
   }
 
-  const subscriberRow = (database: Database, email: string) => database.get('SELECT * FROM subscribers WHERE email = ?', email);
+  const subscriberRow = (database: Database, email: string) =>
+    database.get('SELECT * FROM subscribers WHERE email = ?', email);
 
   function listSubscribers(database: Database, { offset, limit }: Page): Subscriber[] {
-    return database.all('SELECT * FROM subscribers ORDER BY created_at DESC, email DESC LIMIT ? OFFSET ?', limit, offset).map(toSubscriber);
+    return database
+      .all('SELECT * FROM subscribers ORDER BY created_at DESC, email DESC LIMIT ? OFFSET ?', limit, offset)
+      .map(toSubscriber);
   }
 
   function listLeads(database: Database, { offset, limit }: Page): Lead[] {
-    return database.all('SELECT * FROM leads ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?', limit, offset).map(toLead);
+    return database
+      .all('SELECT * FROM leads ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?', limit, offset)
+      .map(toLead);
   }
 
   function dailyCounts(database: Database, kind: 'subscribers' | 'leads', days: string[]): DailyCounts {
@@ -456,7 +505,8 @@ export function createSqliteStore(directory: string): SqliteStore {
     return counts;
   }
 
-  const count = (database: Database, table: 'subscribers' | 'leads') => integer(database.get(`SELECT count(*) AS count FROM ${table}`) ?? {}, 'count');
+  const count = (database: Database, table: 'subscribers' | 'leads') =>
+    integer(database.get(`SELECT count(*) AS count FROM ${table}`) ?? {}, 'count');
 
   return {
     subscribe: (input: SubscribeInput, now: Date, { idempotencyKey }: WriteOptions = {}) =>
@@ -484,7 +534,13 @@ export function createSqliteStore(directory: string): SqliteStore {
           );
           return { subscriber, created: false, repeated: false };
         }
-        const subscriber: Subscriber = { email: input.email, firstName: input.firstName, sources: [input.source], createdAt: at, updatedAt: at };
+        const subscriber: Subscriber = {
+          email: input.email,
+          firstName: input.firstName,
+          sources: [input.source],
+          createdAt: at,
+          updatedAt: at,
+        };
         if (input.lastName !== undefined) subscriber.lastName = input.lastName;
         if (input.emailAscii !== undefined) subscriber.emailAscii = input.emailAscii;
         insertSubscriber(database, subscriber);
@@ -505,7 +561,12 @@ export function createSqliteStore(directory: string): SqliteStore {
       }),
 
     recordHoneypot: (endpoint: string) =>
-      write((database) => database.run('INSERT INTO honeypot (endpoint, count) VALUES (?, 1) ON CONFLICT (endpoint) DO UPDATE SET count = count + 1', endpoint)),
+      write((database) =>
+        database.run(
+          'INSERT INTO honeypot (endpoint, count) VALUES (?, 1) ON CONFLICT (endpoint) DO UPDATE SET count = count + 1',
+          endpoint,
+        ),
+      ),
 
     countSubscribers: () => read((database) => count(database, 'subscribers')),
     countLeads: () => read((database) => count(database, 'leads')),
@@ -518,26 +579,26 @@ export function createSqliteStore(directory: string): SqliteStore {
         return row ? toSubscriber(row) : undefined;
       }),
 
-    dailyCounts: (kind: 'subscribers' | 'leads', days: string[]) => read((database) => dailyCounts(database, kind, days)),
+    dailyCounts: (kind: 'subscribers' | 'leads', days: string[]) =>
+      read((database) => dailyCounts(database, kind, days)),
 
     honeypotCounts: () =>
       read((database) => {
         const counts = countTable();
-        for (const row of database.all('SELECT endpoint, count FROM honeypot')) counts[text(row, 'endpoint')] = integer(row, 'count');
+        for (const row of database.all('SELECT endpoint, count FROM honeypot'))
+          counts[text(row, 'endpoint')] = integer(row, 'count');
         return counts;
       }),
 
     dashboard: (days: string[], page: Page) =>
-      read(
-        (database): DashboardData => ({
-          subscriberTotal: count(database, 'subscribers'),
-          leadTotal: count(database, 'leads'),
-          subscriberDaily: dailyCounts(database, 'subscribers', days),
-          leadDaily: dailyCounts(database, 'leads', days),
-          subscribers: listSubscribers(database, page),
-          leads: listLeads(database, page),
-        }),
-      ),
+      read((database): DashboardData => ({
+        subscriberTotal: count(database, 'subscribers'),
+        leadTotal: count(database, 'leads'),
+        subscriberDaily: dailyCounts(database, 'subscribers', days),
+        leadDaily: dailyCounts(database, 'leads', days),
+        subscribers: listSubscribers(database, page),
+        leads: listLeads(database, page),
+      })),
 
     deleteSubscriber: (email: string) =>
       write((database) => {
@@ -552,9 +613,15 @@ export function createSqliteStore(directory: string): SqliteStore {
         database.run('INSERT OR REPLACE INTO sessions (id, expires_at) VALUES (?, ?)', sessionId, expiresAt.getTime());
       }),
 
-    hasSession: (sessionId: string, now: Date) => read((database) => database.get('SELECT 1 AS live FROM sessions WHERE id = ? AND expires_at > ?', sessionId, now.getTime()) !== undefined),
+    hasSession: (sessionId: string, now: Date) =>
+      read(
+        (database) =>
+          database.get('SELECT 1 AS live FROM sessions WHERE id = ? AND expires_at > ?', sessionId, now.getTime()) !==
+          undefined,
+      ),
 
-    deleteSession: (sessionId: string) => write((database) => database.run('DELETE FROM sessions WHERE id = ?', sessionId)),
+    deleteSession: (sessionId: string) =>
+      write((database) => database.run('DELETE FROM sessions WHERE id = ?', sessionId)),
 
     countLoginAttempt: (client: string, windowSeconds: number, now: Date) =>
       write((database): LoginAttempts => {
@@ -563,16 +630,25 @@ export function createSqliteStore(directory: string): SqliteStore {
           current && integer(current, 'reset_at') > now.getTime()
             ? { count: integer(current, 'count') + 1, resetAt: integer(current, 'reset_at') }
             : { count: 1, resetAt: now.getTime() + windowSeconds * 1000 };
-        database.run('INSERT OR REPLACE INTO login_attempts (client, count, reset_at) VALUES (?, ?, ?)', client, attempts.count, attempts.resetAt);
+        database.run(
+          'INSERT OR REPLACE INTO login_attempts (client, count, reset_at) VALUES (?, ?, ?)',
+          client,
+          attempts.count,
+          attempts.resetAt,
+        );
         return attempts;
       }),
 
-    clearLoginAttempts: (client: string) => write((database) => database.run('DELETE FROM login_attempts WHERE client = ?', client)),
+    clearLoginAttempts: (client: string) =>
+      write((database) => database.run('DELETE FROM login_attempts WHERE client = ?', client)),
 
     close() {
       const current = opening;
       opening = undefined;
-      void current?.then((database) => database.db.close(), () => undefined);
+      void current?.then(
+        (database) => database.db.close(),
+        () => undefined,
+      );
     },
   };
 }

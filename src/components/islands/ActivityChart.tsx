@@ -39,5 +39,12 @@ export function ActivityChart({ days, subscribers, leads }: Props) {
     };
   }, [days, subscribers, leads]);
 
-  return <div ref={container} className="w-full" role="img" aria-label={`Subscribers and leads per day over the last ${days.length} days`} />;
+  return (
+    <div
+      ref={container}
+      className="w-full"
+      role="img"
+      aria-label={`Subscribers and leads per day over the last ${days.length} days`}
+    />
+  );
 }

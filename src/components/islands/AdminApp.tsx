@@ -6,7 +6,12 @@ import { Field, FormAlert, Input } from '../ui/field';
 const loadDashboard = () => import('./AdminDashboard');
 const AdminDashboard = lazy(loadDashboard);
 
-type Session = { state: 'checking' } | { state: 'anonymous' } | { state: 'authenticated' } | { state: 'not-configured'; message: string } | { state: 'failed' };
+type Session =
+  | { state: 'checking' }
+  | { state: 'anonymous' }
+  | { state: 'authenticated' }
+  | { state: 'not-configured'; message: string }
+  | { state: 'failed' };
 
 /**
  * The owner's page: a login form until the server says the session cookie is good, then the
@@ -17,7 +22,10 @@ export function AdminApp({ analyticsUrl }: { analyticsUrl?: string }) {
 
   useEffect(() => {
     const controller = new AbortController();
-    checkSession(controller.signal).then(setSession, (error: unknown) => controller.signal.aborted || setSession(sessionFromError(error)));
+    checkSession(controller.signal).then(
+      setSession,
+      (error: unknown) => controller.signal.aborted || setSession(sessionFromError(error)),
+    );
     return () => controller.abort();
   }, []);
 
@@ -55,12 +63,18 @@ async function checkSession(signal: AbortSignal): Promise<Session> {
 }
 
 function sessionFromError(error: unknown): Session {
-  return error instanceof ApiError && error.status === 503 ? { state: 'not-configured', message: errorText(error) } : { state: 'failed' };
+  return error instanceof ApiError && error.status === 503
+    ? { state: 'not-configured', message: errorText(error) }
+    : { state: 'failed' };
 }
 
 /** The panel the login form and the session states share; its height is the form's, so nothing below it moves. */
 function Panel({ children }: { children: ReactNode }) {
-  return <div className="mx-auto min-h-80 max-w-md rounded-(--radius-card) bg-white p-8 shadow-(--shadow-card) ring-1 ring-ink-100">{children}</div>;
+  return (
+    <div className="mx-auto min-h-80 max-w-md rounded-(--radius-card) bg-white p-8 shadow-(--shadow-card) ring-1 ring-ink-100">
+      {children}
+    </div>
+  );
 }
 
 function NotConfigured({ message }: { message: string }) {
@@ -87,7 +101,8 @@ function LoginForm({ onLogin }: { onLogin: () => void }) {
     } catch (failure) {
       const status = failure instanceof ApiError ? failure.status : 0;
       if (status === 401) setError('Invalid password');
-      else if (status === 503 && errorText(failure).startsWith('Admin login')) setError(<NotConfigured message={errorText(failure)} />);
+      else if (status === 503 && errorText(failure).startsWith('Admin login'))
+        setError(<NotConfigured message={errorText(failure)} />);
       else setError(errorText(failure));
       setSubmitting(false);
     }
@@ -100,7 +115,18 @@ function LoginForm({ onLogin }: { onLogin: () => void }) {
         {/* Password managers file the password under this name. */}
         <input type="text" name="username" value="admin" autoComplete="username" readOnly hidden />
         {/* Someone about to log in gets the dashboard's code while they type. */}
-        <Field label="Password">{(control) => <Input {...control} name="password" type="password" required autoComplete="current-password" onFocus={() => void loadDashboard()} />}</Field>
+        <Field label="Password">
+          {(control) => (
+            <Input
+              {...control}
+              name="password"
+              type="password"
+              required
+              autoComplete="current-password"
+              onFocus={() => void loadDashboard()}
+            />
+          )}
+        </Field>
         <Button type="submit" size="lg" disabled={submitting}>
           {submitting ? 'Checking…' : 'Log in'}
         </Button>

@@ -49,9 +49,17 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
         </Button>
       </div>
       {overview.isPending && <p className="text-ink-600">Loading the figures…</p>}
-      {overview.error && <FormAlert tone="error">The figures could not be loaded: {errorText(overview.error)}</FormAlert>}
+      {overview.error && (
+        <FormAlert tone="error">The figures could not be loaded: {errorText(overview.error)}</FormAlert>
+      )}
       {overview.data && <Figures data={overview.data} />}
-      <Records<Lead> title="Leads" endpoint="/api/admin/leads" initial={overview.data?.leads} emptyText="No leads yet. They appear here as soon as someone sends the contact form or asks for the Zoho guide." columns={LEAD_COLUMNS} />
+      <Records<Lead>
+        title="Leads"
+        endpoint="/api/admin/leads"
+        initial={overview.data?.leads}
+        emptyText="No leads yet. They appear here as soon as someone sends the contact form or asks for the Zoho guide."
+        columns={LEAD_COLUMNS}
+      />
       <Records<Subscriber>
         title="Subscribers"
         endpoint="/api/admin/subscribers"
@@ -61,12 +69,23 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
         action={(subscriber) => <DeleteSubscriber email={subscriber.email} />}
       />
       <section aria-labelledby="analytics-title" className="grid gap-4">
-        <h3 id="analytics-title" className="text-xl font-bold">Analytics</h3>
+        <h3 id="analytics-title" className="text-xl font-bold">
+          Analytics
+        </h3>
         {analyticsUrl ? (
-          <iframe src={analyticsUrl} title="Analytics dashboard" className="h-[40rem] w-full rounded-(--radius-card) ring-1 ring-ink-100" loading="lazy" referrerPolicy="strict-origin-when-cross-origin" />
+          <iframe
+            src={analyticsUrl}
+            title="Analytics dashboard"
+            className="h-[40rem] w-full rounded-(--radius-card) ring-1 ring-ink-100"
+            loading="lazy"
+            referrerPolicy="strict-origin-when-cross-origin"
+          />
         ) : (
           <p className="rounded-(--radius-card) bg-ink-50 p-6 text-ink-700 ring-1 ring-ink-100">
-            No analytics dashboard is configured. Set <code className="rounded bg-white px-1.5 py-0.5">PUBLIC_ANALYTICS_DASHBOARD_URL</code> to the shareable link of your analytics dashboard (for example a public Plausible or Umami share link) and redeploy to see it here.
+            No analytics dashboard is configured. Set{' '}
+            <code className="rounded bg-white px-1.5 py-0.5">PUBLIC_ANALYTICS_DASHBOARD_URL</code> to the shareable link
+            of your analytics dashboard (for example a public Plausible or Umami share link) and redeploy to see it
+            here.
           </p>
         )}
       </section>
@@ -87,19 +106,31 @@ function Figures({ data }: { data: Overview }) {
             <dt className="text-sm font-semibold tracking-wide text-ink-600 uppercase">{label}</dt>
             <dd className="mt-2 text-4xl font-extrabold tracking-tight">{figures.total.toLocaleString('en-US')}</dd>
             <dd className="mt-2 text-sm text-ink-600">
-              +{figures.last7.toLocaleString('en-US')} in the last 7 days · +{figures.last30.toLocaleString('en-US')} in the last 30 days
+              +{figures.last7.toLocaleString('en-US')} in the last 7 days · +{figures.last30.toLocaleString('en-US')} in
+              the last 30 days
             </dd>
           </div>
         ))}
       </dl>
-      <section aria-labelledby="activity-title" className="rounded-(--radius-card) bg-white p-6 shadow-(--shadow-card) ring-1 ring-ink-100">
-        <h3 id="activity-title" className="text-xl font-bold">Last 90 days</h3>
+      <section
+        aria-labelledby="activity-title"
+        className="rounded-(--radius-card) bg-white p-6 shadow-(--shadow-card) ring-1 ring-ink-100"
+      >
+        <h3 id="activity-title" className="text-xl font-bold">
+          Last 90 days
+        </h3>
         <Suspense fallback={<div className="h-[260px]" />}>
-          <ActivityChart days={data.daily.map((row) => row.day)} subscribers={data.daily.map((row) => row.subscribers)} leads={data.daily.map((row) => row.leads)} />
+          <ActivityChart
+            days={data.daily.map((row) => row.day)}
+            subscribers={data.daily.map((row) => row.subscribers)}
+            leads={data.daily.map((row) => row.leads)}
+          />
         </Suspense>
       </section>
       <section aria-labelledby="sources-title" className="grid gap-4">
-        <h3 id="sources-title" className="text-xl font-bold">By source, last 90 days</h3>
+        <h3 id="sources-title" className="text-xl font-bold">
+          By source, last 90 days
+        </h3>
         <div className="grid gap-6 sm:grid-cols-2">
           <SourceList label="Subscribers" counts={data.sources.subscribers} />
           <SourceList label="Leads" counts={data.sources.leads} />
@@ -176,7 +207,11 @@ function Records<T extends { email: string; createdAt: string }>({
 }) {
   const [page, setPage] = useState(1);
   // Page 1 comes with the overview; later pages are fetched on demand.
-  const query = useQuery<ListPage<T>>({ queryKey: [`${endpoint}?page=${page}`], enabled: page > 1 || !initial, placeholderData: (previous) => previous });
+  const query = useQuery<ListPage<T>>({
+    queryKey: [`${endpoint}?page=${page}`],
+    enabled: page > 1 || !initial,
+    placeholderData: (previous) => previous,
+  });
   const data = page === 1 && initial ? initial : query.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   const id = `${title.toLowerCase()}-title`;
@@ -187,7 +222,11 @@ function Records<T extends { email: string; createdAt: string }>({
         <h3 id={id} className="text-xl font-bold">
           {title} {data && <span className="font-normal text-ink-600">({data.total.toLocaleString('en-US')})</span>}
         </h3>
-        <a href={`${endpoint}?format=csv`} download className="rounded text-sm font-semibold text-brand-700 underline underline-offset-2">
+        <a
+          href={`${endpoint}?format=csv`}
+          download
+          className="rounded text-sm font-semibold text-brand-700 underline underline-offset-2"
+        >
           Export {title.toLowerCase()} (CSV)
         </a>
       </div>

@@ -12,7 +12,14 @@ export function ContactForm() {
     ContactFormSchema,
     { name: '', email: '', company: '', message: '', [HONEYPOT_FIELD]: '' },
     ({ name, email, company, message, website }) =>
-      post('/api/leads/create', { name, email, company, notes: message, source: 'contact_form', [HONEYPOT_FIELD]: website }),
+      post('/api/leads/create', {
+        name,
+        email,
+        company,
+        notes: message,
+        source: 'contact_form',
+        [HONEYPOT_FIELD]: website,
+      }),
   );
 
   return (
@@ -22,11 +29,15 @@ export function ContactForm() {
           {(control) => <Input {...control} autoComplete="name" maxLength={LIMITS.fullName} {...register('name')} />}
         </Field>
         <Field label="E-mail" error={errors.email?.message}>
-          {(control) => <Input {...control} type="email" autoComplete="email" maxLength={LIMITS.email} {...register('email')} />}
+          {(control) => (
+            <Input {...control} type="email" autoComplete="email" maxLength={LIMITS.email} {...register('email')} />
+          )}
         </Field>
       </div>
       <Field label="Company" optional error={errors.company?.message}>
-        {(control) => <Input {...control} autoComplete="organization" maxLength={LIMITS.company} {...register('company')} />}
+        {(control) => (
+          <Input {...control} autoComplete="organization" maxLength={LIMITS.company} {...register('company')} />
+        )}
       </Field>
       <Field label="How can we help?" error={errors.message?.message}>
         {(control) => <Textarea {...control} rows={5} maxLength={LIMITS.notes} {...register('message')} />}

@@ -11,7 +11,13 @@ export function FooterSignup() {
     FooterSignupForm,
     { name: '', email: '', [HONEYPOT_FIELD]: '' },
     // The footer sends the full name as firstName and no lastName.
-    ({ name, email, website }) => subscribe('/api/newsletter/subscribe', { email, firstName: name, source: 'website_footer', [HONEYPOT_FIELD]: website }),
+    ({ name, email, website }) =>
+      subscribe('/api/newsletter/subscribe', {
+        email,
+        firstName: name,
+        source: 'website_footer',
+        [HONEYPOT_FIELD]: website,
+      }),
   );
 
   return (
@@ -20,7 +26,9 @@ export function FooterSignup() {
         {(control) => <Input {...control} autoComplete="name" maxLength={LIMITS.fullName} {...register('name')} />}
       </Field>
       <Field label="E-mail" error={errors.email?.message} inverse>
-        {(control) => <Input {...control} type="email" autoComplete="email" maxLength={LIMITS.email} {...register('email')} />}
+        {(control) => (
+          <Input {...control} type="email" autoComplete="email" maxLength={LIMITS.email} {...register('email')} />
+        )}
       </Field>
       <HoneypotField {...register(HONEYPOT_FIELD)} />
       <Button type="submit" variant="inverse" disabled={disabled} className="mt-1 justify-self-start">

@@ -28,14 +28,27 @@ export function GuideForm() {
     <form onSubmit={onSubmit} className="relative mt-6 grid gap-4" aria-label="Request the Zoho guide">
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="First name" error={errors.firstName?.message}>
-          {(control) => <Input {...control} required autoComplete="given-name" maxLength={LIMITS.name} {...register('firstName')} />}
+          {(control) => (
+            <Input {...control} required autoComplete="given-name" maxLength={LIMITS.name} {...register('firstName')} />
+          )}
         </Field>
         <Field label="Last name" error={errors.lastName?.message}>
-          {(control) => <Input {...control} required autoComplete="family-name" maxLength={LIMITS.name} {...register('lastName')} />}
+          {(control) => (
+            <Input {...control} required autoComplete="family-name" maxLength={LIMITS.name} {...register('lastName')} />
+          )}
         </Field>
       </div>
       <Field label="E-mail" error={errors.email?.message}>
-        {(control) => <Input {...control} type="email" required autoComplete="email" maxLength={LIMITS.email} {...register('email')} />}
+        {(control) => (
+          <Input
+            {...control}
+            type="email"
+            required
+            autoComplete="email"
+            maxLength={LIMITS.email}
+            {...register('email')}
+          />
+        )}
       </Field>
       <HoneypotField {...register(HONEYPOT_FIELD)} />
       <Button type="submit" size="lg" disabled={disabled} className="justify-self-start">

@@ -16,13 +16,19 @@ export function NewsletterSignup() {
   return (
     <form onSubmit={onSubmit} noValidate className="relative mt-8 grid gap-4 sm:grid-cols-2" aria-label="Newsletter">
       <Field label="First name" error={errors.firstName?.message}>
-        {(control) => <Input {...control} autoComplete="given-name" maxLength={LIMITS.name} {...register('firstName')} />}
+        {(control) => (
+          <Input {...control} autoComplete="given-name" maxLength={LIMITS.name} {...register('firstName')} />
+        )}
       </Field>
       <Field label="Last name" error={errors.lastName?.message}>
-        {(control) => <Input {...control} autoComplete="family-name" maxLength={LIMITS.name} {...register('lastName')} />}
+        {(control) => (
+          <Input {...control} autoComplete="family-name" maxLength={LIMITS.name} {...register('lastName')} />
+        )}
       </Field>
       <Field label="E-mail" error={errors.email?.message} className="sm:col-span-2">
-        {(control) => <Input {...control} type="email" autoComplete="email" maxLength={LIMITS.email} {...register('email')} />}
+        {(control) => (
+          <Input {...control} type="email" autoComplete="email" maxLength={LIMITS.email} {...register('email')} />
+        )}
       </Field>
       <HoneypotField {...register(HONEYPOT_FIELD)} />
       <Button type="submit" size="lg" disabled={disabled} className="justify-self-start">

@@ -12,7 +12,12 @@ export function Toaster() {
   return (
     <ToastProvider duration={TOAST_DURATION} swipeDirection="right" swipeThreshold={50} label="Notification">
       {toast && (
-        <Toast key={toast.id} variant={toast.variant} open={toast.open} onOpenChange={(open) => !open && dismissToast(toast.id)}>
+        <Toast
+          key={toast.id}
+          variant={toast.variant}
+          open={toast.open}
+          onOpenChange={(open) => !open && dismissToast(toast.id)}
+        >
           <div className="grid gap-1">
             <ToastTitle>{toast.title}</ToastTitle>
             {toast.description && <ToastDescription>{toast.description}</ToastDescription>}

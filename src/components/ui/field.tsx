@@ -67,7 +67,9 @@ export function FormAlert({ tone, children }: { tone: 'success' | 'error'; child
       role={tone === 'error' ? 'alert' : 'status'}
       className={cn(
         'rounded-xl px-4 py-3 text-sm font-medium ring-1 ring-inset',
-        tone === 'error' ? 'bg-danger-50 text-danger-700 ring-danger-700/30' : 'bg-brand-50 text-brand-800 ring-brand-600/30',
+        tone === 'error'
+          ? 'bg-danger-50 text-danger-700 ring-danger-700/30'
+          : 'bg-brand-50 text-brand-800 ring-brand-600/30',
       )}
     >
       {children}
@@ -76,7 +78,15 @@ export function FormAlert({ tone, children }: { tone: 'success' | 'error'; child
 }
 
 /** The alert for a form's last submission, if there was one: its success or its failure message. */
-export function FormResult({ result, success, failure }: { result?: 'success' | 'error'; success: string; failure: string }) {
+export function FormResult({
+  result,
+  success,
+  failure,
+}: {
+  result?: 'success' | 'error';
+  success: string;
+  failure: string;
+}) {
   if (!result) return null;
   // A new alert for a new outcome, so that it is announced afresh.
   return (

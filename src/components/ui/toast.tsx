@@ -8,7 +8,10 @@ export const ToastProvider = ToastPrimitives.Provider;
 export function ToastViewport({ className, ...props }: React.ComponentProps<typeof ToastPrimitives.Viewport>) {
   return (
     <ToastPrimitives.Viewport
-      className={cn('fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 outline-none sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]', className)}
+      className={cn(
+        'fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 outline-none sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]',
+        className,
+      )}
       {...props}
     />
   );
@@ -27,7 +30,11 @@ const toastVariants = cva(
   },
 );
 
-export function Toast({ className, variant, ...props }: React.ComponentProps<typeof ToastPrimitives.Root> & VariantProps<typeof toastVariants>) {
+export function Toast({
+  className,
+  variant,
+  ...props
+}: React.ComponentProps<typeof ToastPrimitives.Root> & VariantProps<typeof toastVariants>) {
   return <ToastPrimitives.Root className={cn(toastVariants({ variant }), className)} {...props} />;
 }
 
@@ -41,8 +48,23 @@ export function ToastDescription({ className, ...props }: React.ComponentProps<t
 
 export function ToastClose({ className, ...props }: React.ComponentProps<typeof ToastPrimitives.Close>) {
   return (
-    <ToastPrimitives.Close aria-label="Close" className={cn('absolute top-3 right-3 inline-flex size-8 items-center justify-center rounded-full opacity-70 hover:opacity-100', className)} {...props}>
-      <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+    <ToastPrimitives.Close
+      aria-label="Close"
+      className={cn(
+        'absolute top-3 right-3 inline-flex size-8 items-center justify-center rounded-full opacity-70 hover:opacity-100',
+        className,
+      )}
+      {...props}
+    >
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        className="size-4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+      >
         <path d="M6 6l12 12M18 6L6 18" />
       </svg>
     </ToastPrimitives.Close>
