@@ -17,6 +17,7 @@ import lighthouse from 'lighthouse';
 import { startSiteServer } from '../harness/site-server.ts';
 import { FLOOR_FILE, floorPage } from './floor-page.ts';
 import { PAGE_TYPES, type PageType } from './page-types.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../harness/chromium.ts';
 import { PROJECT_ROOT } from '../harness/project.ts';
 
 const RUNS = Number(process.env.AUDIT_RUNS ?? 3);
@@ -65,16 +66,8 @@ const server = await startSiteServer({
   SESSION_SECRET: 'audit-session-secret-0123456789abcdef0123',
 });
 const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  chromeFlags: [
-    '--headless=new',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
+  chromePath: CHROMIUM_PATH,
+  chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
 });
 const reports = path.join(PROJECT_ROOT, 'reports', 'lighthouse');
 mkdirSync(reports, { recursive: true });

@@ -3,15 +3,17 @@
  * main test server without both building functions into the same .netlify folder. The build
  * and node_modules are linked; functions and config are copied (the bundler resolves links to
  * their real place, which would put the build back in this project). PORT and store settings
- * come from the environment.
+ * come from the environment. The folder goes when the server stops (its links, not what they
+ * point at).
  */
-import { cpSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../harness/project.ts';
 import { startServer } from './serve.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'site-server-'));
+process.on('exit', () => rmSync(root, { recursive: true, force: true }));
 // src/shared too: the functions import the form schemas and record types from there.
 for (const entry of ['functions', path.join('src', 'shared'), 'netlify.toml', 'package.json'])
   cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });

@@ -14,6 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
+import { CHROMIUM_PATH } from '../harness/chromium.ts';
 
 export interface Tool {
   name: string;
@@ -43,7 +44,7 @@ export const TOOLS: Tool[] = [
     name: 'chromium',
     purpose: 'the browser of the end-to-end tests; set CHROMIUM_PATH to use another Chromium or Chrome',
     aptPackage: 'chromium',
-    isPresent: () => isExecutable(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'),
+    isPresent: () => isExecutable(CHROMIUM_PATH),
   },
   {
     name: 'redis-server',

@@ -88,6 +88,17 @@ function request(
 const run = (handler: Handler, req: Request, ip = '203.0.113.9', params: Record<string, string> = {}) =>
   handler(req, createContext({ ip, params }));
 
+/** DELETE /api/admin/subscribers/:email, the path segment as given (still percent-encoded). */
+const deleteSubscriber = (email: string, cookie?: string) =>
+  run(
+    adminSubscribers,
+    request(`/api/admin/subscribers/${email}`, { method: 'DELETE', cookie, body: {} }),
+    '203.0.113.9',
+    {
+      email,
+    },
+  );
+
 async function login(password = PASSWORD, ip = '203.0.113.9') {
   const response = await run(adminLogin, request('/api/admin/login', { method: 'POST', body: { password } }), ip);
   const cookie = /__Host-admin_session=([^;]*)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
@@ -399,12 +410,7 @@ describe('admin data endpoints', () => {
     'deleting with a malformed percent-escape (%s) in the path answers 400, not 500',
     async (email) => {
       const { cookie } = await login();
-      const response = await run(
-        adminSubscribers,
-        request(`/api/admin/subscribers/${email}`, { method: 'DELETE', cookie, body: {} }),
-        '203.0.113.9',
-        { email },
-      );
+      const response = await deleteSubscriber(email, cookie);
       expect(response.status).toBe(400);
       expect(await response.json()).toEqual({ error: 'The path holds a malformed percent-escape' });
     },
@@ -414,12 +420,7 @@ describe('admin data endpoints', () => {
     const store = createFileStore(folder);
     await store.subscribe({ email: 'gone@example.com', firstName: 'Gone', source: 'website_footer' }, new Date());
     const { cookie } = await login();
-    const response = await run(
-      adminSubscribers,
-      request('/api/admin/subscribers/gone%40example.com', { method: 'DELETE', cookie, body: {} }),
-      '203.0.113.9',
-      { email: 'gone%40example.com' },
-    );
+    const response = await deleteSubscriber('gone%40example.com', cookie);
     expect(response.status).toBe(200);
     expect(await store.getSubscriber('gone@example.com')).toBeUndefined();
   });
@@ -552,12 +553,7 @@ describe('deleting a subscriber', () => {
     const store = createFileStore(folder);
     await store.subscribe({ email: 'a@example.com', firstName: 'Stay', source: 'website_footer' }, new Date());
     const { cookie } = await login();
-    const response = await run(
-      adminSubscribers,
-      request(`/api/admin/subscribers/${email}`, { method: 'DELETE', cookie, body: {} }),
-      '203.0.113.9',
-      { email },
-    );
+    const response = await deleteSubscriber(email, cookie);
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: 'Give the e-mail address of the subscriber to delete' });
     expect(await store.countSubscribers()).toBe(1);
@@ -567,12 +563,7 @@ describe('deleting a subscriber', () => {
     const store = createFileStore(folder);
     await store.subscribe({ email: 'stay@example.com', firstName: 'Stay', source: 'website_footer' }, new Date());
     const { cookie } = await login();
-    const response = await run(
-      adminSubscribers,
-      request('/api/admin/subscribers/nobody%40example.com', { method: 'DELETE', cookie, body: {} }),
-      '203.0.113.9',
-      { email: 'nobody%40example.com' },
-    );
+    const response = await deleteSubscriber('nobody%40example.com', cookie);
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: 'No subscriber has that address' });
     expect(await store.countSubscribers()).toBe(1);
@@ -584,12 +575,7 @@ describe('deleting a subscriber', () => {
     for (const email of ['gone@example.com', 'stay@example.com'])
       await store.subscribe({ email, firstName: 'Someone', source: 'website_footer' }, now);
     const { cookie } = await login();
-    const response = await run(
-      adminSubscribers,
-      request('/api/admin/subscribers/Gone%40Example.com', { method: 'DELETE', cookie, body: {} }),
-      '203.0.113.9',
-      { email: 'Gone%40Example.com' },
-    );
+    const response = await deleteSubscriber('Gone%40Example.com', cookie);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ deleted: 'gone@example.com' });
     expect((await store.listSubscribers({ offset: 0, limit: 10 })).map((subscriber) => subscriber.email)).toEqual([
