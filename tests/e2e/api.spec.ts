@@ -1,31 +1,5 @@
 import { expect, test } from '@playwright/test';
-
-interface Sector {
-  id: number;
-  slug: string;
-  name: string;
-  description: string;
-  imageUrl: string;
-}
-interface MiniApp {
-  id: number;
-  slug: string;
-  name: string;
-  description: string;
-  icon: string;
-  sectors: string[];
-  best_for: string[];
-  key_benefits: string[];
-}
-interface Post {
-  id: number;
-  slug: string;
-  title: string;
-  summary: string;
-  content: string;
-  imageUrl: string;
-  publishedDate: string;
-}
+import type { ApiMiniApp as MiniApp, ApiPost as Post, ApiSector as Sector } from '../../src/shared/api';
 
 test.describe('the /api serves what the pages show', () => {
   test('sectors: list and detail agree with the sector pages', async ({ request, page }) => {
