@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { copySite, type SiteCopy } from '../../scripts/harness/site-copy';
-import { builtPages, DIST } from '../support/dist';
+import { builtPages, DIST, pagePolicy } from '../support/dist';
 
 const EMBEDS = {
   PUBLIC_CONTACT_FORM_URL: 'https://forms.example/acme/contact?embed=1',
@@ -18,10 +18,9 @@ const EMBEDS = {
 
 /** The page's policy as directive name → sources. */
 function policyOf(html: string): Record<string, string[]> {
-  const content = /<meta http-equiv="content-security-policy" content="([^"]+)"/.exec(html)?.[1];
-  expect(content, 'no CSP meta tag').toBeDefined();
-  const directives = (content ?? '').split(';').map((directive) => directive.trim().split(/\s+/));
-  return Object.fromEntries(directives.filter(([name]) => name).map(([name, ...sources]) => [name, sources]));
+  const policy = pagePolicy(html);
+  expect(policy, 'no CSP meta tag').toBeDefined();
+  return policy ?? {};
 }
 
 /** The sources of a directive that name another host (schemes with a host: https://…, http://…). */

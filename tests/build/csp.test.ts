@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { builtPages, DIST } from '../support/dist';
+import { builtPages, DIST, pagePolicy } from '../support/dist';
 
 const PAGES = builtPages();
 
@@ -19,9 +19,9 @@ describe('content security policy of the built pages', () => {
 
   test.each(PAGES)('%s', (page) => {
     const html = readFileSync(path.join(DIST, page), 'utf8');
-    const policy = /<meta http-equiv="content-security-policy" content="([^"]+)"/.exec(html)?.[1];
+    const policy = pagePolicy(html);
     expect(policy, 'no CSP meta tag').toBeDefined();
-    const scriptSrc = policy?.split(';').find((directive) => directive.trim().startsWith('script-src')) ?? '';
+    const scriptSrc = policy?.['script-src'] ?? [];
     expect(scriptSrc).not.toContain("'unsafe-inline'");
     expect(scriptSrc).not.toContain("'unsafe-eval'");
     const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/g)];
@@ -34,7 +34,7 @@ describe('content security policy of the built pages', () => {
         hash,
       );
     }
-    const styleSrc = policy?.split(';').find((directive) => directive.trim().startsWith('style-src')) ?? '';
+    const styleSrc = policy?.['style-src'] ?? [];
     expect(styleSrc).not.toContain("'unsafe-inline'");
     for (const [, body] of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)) {
       const hash = `'sha256-${createHash('sha256')

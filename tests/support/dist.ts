@@ -24,3 +24,11 @@ export function servedPath(file: string): string {
   if (file === 'index.html' || file.endsWith('/index.html')) return `/${file.slice(0, -'index.html'.length)}`;
   return `/${file.replace(/\.html$/, '')}`;
 }
+
+/** A built page's Content-Security-Policy (its `<meta>` tag) as directive name → sources; undefined without one. */
+export function pagePolicy(html: string): Record<string, string[]> | undefined {
+  const content = /<meta http-equiv="content-security-policy" content="([^"]+)"/.exec(html)?.[1];
+  if (content === undefined) return undefined;
+  const directives = content.split(';').map((directive) => directive.trim().split(/\s+/));
+  return Object.fromEntries(directives.filter(([name]) => name).map(([name, ...sources]) => [name, sources]));
+}
