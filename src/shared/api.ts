@@ -1,6 +1,6 @@
 // src/shared holds what the pages and the functions both import, and ships to the browser: zod and this folder only.
 // The bodies the /api answers with: the functions build them, the admin page and the build read them.
-import type { Lead, Subscriber } from './records';
+import type { Delivery, DeliveryKind, Lead, Subscriber } from './records';
 
 /** The error body every endpoint answers with. */
 export interface ApiErrorBody {
@@ -25,9 +25,38 @@ export interface Totals {
   last30: number;
 }
 
+/** How the site delivers what the outbox holds, so the admin page can say who is being notified. */
+export interface DeliverySetup {
+  /** smtp: sent through SMTP_URL; file: written as .eml files to the local outbox folder (local runs); none: not sent (a deployed site without SMTP_URL). */
+  mail: 'smtp' | 'file' | 'none';
+  /** Who gets the lead notifications. */
+  notifyTo: string[];
+  /** Whether leads and confirmed subscribers are POSTed to LEAD_WEBHOOK_URL. */
+  webhook: boolean;
+  /** A plain sentence for the owner when nobody is being notified; absent when all is well. */
+  warning?: string;
+}
+
+/** Leads and subscribers of one campaign (utm_source / utm_medium / utm_campaign; "(none)" where absent). */
+export interface CampaignRow {
+  source: string;
+  medium: string;
+  campaign: string;
+  leads: number;
+  subscribers: number;
+}
+
 /** GET /api/admin/overview: everything the dashboard's first view shows. */
 export interface Overview {
+  /** subscribers: confirmed ones only (total, and confirmed in the last 7 and 30 days). */
   totals: { subscribers: Totals; leads: Totals };
+  /** Subscribers by status. */
+  subscriberStatus: { pending: number; confirmed: number; unsubscribed: number };
+  delivery: DeliverySetup;
+  /** Outbox entries waiting for a retry, and those that failed for good. */
+  outbox: { pending: number; dead: number };
+  /** Leads and subscribers by first-touch campaign, most leads first. */
+  campaigns: CampaignRow[];
   /** New records per UTC day, oldest first, ending today. */
   daily: { day: string; subscribers: number; leads: number }[];
   /** New records per form over those days; the keys are sources as stored. */
@@ -35,6 +64,26 @@ export interface Overview {
   /** The first page of each list. */
   subscribers: ListPage<Subscriber>;
   leads: ListPage<Lead>;
+}
+
+/**
+ * GET /api/admin/outbox: one entry of the outbox, newest first, with the message as it was (or
+ * will be) sent, so the owner can read it.
+ */
+export interface OutboxItem extends Delivery {
+  kind: DeliveryKind;
+  /** The lead id or subscriber e-mail the entry belongs to. */
+  ref: string;
+  /** An e-mail's subject, or the webhook's event type. */
+  subject: string;
+  /** An e-mail's plain-text part, or the webhook's JSON body. */
+  text: string;
+}
+
+/** POST /api/newsletter/confirm and /api/newsletter/unsubscribe answer with the subscriber's new state. */
+export interface SubscriptionAnswer {
+  ok: true;
+  status: 'confirmed' | 'unsubscribed';
 }
 
 /** GET /api/sectors and /api/sectors/{slug}. */

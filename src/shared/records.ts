@@ -1,6 +1,43 @@
 // src/shared holds what the pages and the functions both import, and ships to the browser: zod and this folder only.
 // The records the store keeps, as the admin dashboard shows them.
 
+/**
+ * Where a person first arrived on the site in this browser session (first touch): kept in
+ * sessionStorage by the pages and sent with every form. Every field is optional.
+ */
+export interface Attribution {
+  /** The path of the first page seen, with its query: `/zoho?utm_source=linkedin`. */
+  landingPage?: string;
+  /** The host name of the page that linked there (`www.google.com`); absent for direct visits and the site's own pages. */
+  referrer?: string;
+  utm_source?: string;
+  utm_medium?: string;
+  utm_campaign?: string;
+  utm_term?: string;
+  utm_content?: string;
+}
+
+/** Double opt-in: `pending` until the person opens the confirmation link, `unsubscribed` once they leave. */
+export type SubscriberStatus = 'pending' | 'confirmed' | 'unsubscribed';
+
+/** The proof of a subscriber's consent, as the privacy policy describes it. */
+export interface Consent {
+  /** ISO time of the first subscription. */
+  subscribedAt: string;
+  /** The form they used (a source). */
+  form: string;
+  /** The path of the page the form was on. */
+  page?: string;
+  /** The privacy policy's updatedDate (YYYY-MM-DD) in force when they subscribed. */
+  policyDate?: string;
+  /** ISO time they confirmed through the e-mailed link; absent while pending (and for records from before double opt-in). */
+  confirmedAt?: string;
+  /** The privacy policy's updatedDate when they confirmed. */
+  confirmedPolicyDate?: string;
+  /** ISO time they unsubscribed. */
+  unsubscribedAt?: string;
+}
+
 export interface Subscriber {
   /** As the person typed it (trimmed, lower-cased): `ada@bücher.de`. */
   email: string;
@@ -12,8 +49,11 @@ export interface Subscriber {
   sources: string[];
   /** ISO time of the first subscription; never changes. */
   createdAt: string;
-  /** ISO time of the latest subscription. */
+  /** ISO time of the latest change to the record. */
   updatedAt: string;
+  status: SubscriberStatus;
+  consent: Consent;
+  attribution?: Attribution;
 }
 
 export interface Lead {
@@ -26,4 +66,36 @@ export interface Lead {
   source: string;
   notes?: string;
   createdAt: string;
+  /** The path of the page the form was on. */
+  page?: string;
+  attribution?: Attribution;
+  /** What the outbox did with the lead's e-mails and webhook (admin reads only). */
+  delivery?: Delivery[];
+}
+
+/** What an outbox entry does: an e-mail to the team, the guide to a prospect, a confirmation link, or a webhook. */
+export type DeliveryKind = 'lead-notification' | 'guide' | 'confirmation' | 'webhook';
+
+/**
+ * pending: waiting for its next attempt; delivered: sent (or written to the local outbox folder);
+ * dead: failed for good (a permanent error, or 24 hours of retries), until the owner retries it.
+ */
+export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
+
+/** One outbox entry's state, as the admin page shows it. */
+export interface Delivery {
+  id: string;
+  kind: DeliveryKind;
+  status: DeliveryStatus;
+  /** Recipient of an e-mail, or the webhook's host. */
+  to: string;
+  attempts: number;
+  createdAt: string;
+  /** When the next attempt is due (pending entries). */
+  nextAttemptAt?: string;
+  deliveredAt?: string;
+  /** The last failure, in a line: `SMTP 550 mailbox unavailable`, `HTTP 500`, `timed out after 10 s`. */
+  lastError?: string;
+  /** Where it went: `smtp`, the local outbox `file`, or `webhook`. */
+  via?: 'smtp' | 'file' | 'webhook';
 }

@@ -122,12 +122,53 @@ export const Source = z
 export const HONEYPOT_FIELD = 'website';
 const honeypot = z.string().max(2000).optional();
 
+/** A path on this site, as a form sends `location.pathname + location.search`: at most 500 characters, no spaces. */
+const SitePath = z
+  .string()
+  .max(500)
+  .regex(/^\/(?!\/)[^\s\\]*$/);
+
+/** One attribution value (a UTM parameter, a host): a short line without control characters. */
+const AttributionText = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine((value) => !CONTROL.test(value) && !BIDI_CONTROL.test(value));
+
+/**
+ * The first touch a form sends along (see records.ts Attribution). It only describes the visit:
+ * anything malformed in it is dropped, never a reason to refuse the lead it comes with.
+ */
+export const Attribution = z
+  .object({
+    landingPage: SitePath.optional().catch(undefined),
+    referrer: AttributionText.optional().catch(undefined),
+    utm_source: AttributionText.optional().catch(undefined),
+    utm_medium: AttributionText.optional().catch(undefined),
+    utm_campaign: AttributionText.optional().catch(undefined),
+    utm_term: AttributionText.optional().catch(undefined),
+    utm_content: AttributionText.optional().catch(undefined),
+  })
+  .optional()
+  .catch(undefined)
+  // Nothing usable is no attribution; fields left undefined vanish when the record is stored as JSON.
+  .transform((value) => (value && Object.values(value).some((field) => field !== undefined) ? value : undefined));
+
+/** Where and how a submission was made: sent by every form (src/lib/api.ts), dropped when malformed. */
+const context = {
+  /** The page the form was on. */
+  page: SitePath.optional().catch(undefined),
+  attribution: Attribution,
+};
+
 /** POST /api/newsletter/subscribe: the footer signup, which sends the full name as firstName. */
 export const NewsletterSubscribeRequest = z.object({
   email: Email,
   firstName: requiredText(LIMITS.fullName, MESSAGES.firstName),
   lastName: optionalText(LIMITS.name),
   source: Source,
+  ...context,
   [HONEYPOT_FIELD]: honeypot,
 });
 export type NewsletterSubscribeRequest = z.infer<typeof NewsletterSubscribeRequest>;
@@ -138,6 +179,7 @@ export const SubscriberRequest = z.object({
   firstName: requiredText(LIMITS.name, MESSAGES.firstName),
   lastName: requiredText(LIMITS.name, MESSAGES.lastName),
   source: Source,
+  ...context,
   [HONEYPOT_FIELD]: honeypot,
 });
 export type SubscriberRequest = z.infer<typeof SubscriberRequest>;
@@ -149,6 +191,7 @@ export const LeadRequest = z.object({
   source: Source,
   company: optionalText(LIMITS.company),
   notes: optionalText(LIMITS.notes, { multiline: true }),
+  ...context,
   [HONEYPOT_FIELD]: honeypot,
 });
 export type LeadRequest = z.infer<typeof LeadRequest>;
@@ -186,4 +229,15 @@ export const AdminLoginRequest = z.object({
     .string({ error: 'Password is required' })
     .min(1, 'Password is required')
     .max(1024, 'Password is too long'),
+});
+
+/**
+ * POST /api/newsletter/confirm and /api/newsletter/unsubscribe from the site's pages: the signed
+ * token of the e-mailed link, as the link carries it (`?token=…`).
+ */
+export const SubscriptionTokenRequest = z.object({
+  token: z
+    .string({ error: 'The link is incomplete: open it again from the e-mail' })
+    .min(20, 'The link is incomplete: open it again from the e-mail')
+    .max(2000, 'The link is not valid'),
 });
