@@ -10,6 +10,18 @@ export function formatDate(date: Date): string {
   return dateFormat.format(date);
 }
 
+const shortDateFormat = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** A calendar date where space is short, e.g. "Jun 16, 2026" (UTC, as formatDate). */
+export function formatShortDate(date: Date): string {
+  return shortDateFormat.format(date);
+}
+
 const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
   month: 'short',
   day: 'numeric',

@@ -1,7 +1,7 @@
 import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { apiRequest, errorText } from '../../lib/api';
-import { formatDate, formatDateTime } from '../../lib/format';
+import { formatDateTime, formatShortDate } from '../../lib/format';
 import { queryClient } from '../../lib/query-client';
 import type { CampaignRow, DeliverySetup, ListPage, OutboxItem, Overview } from '../../shared/api';
 import type { Attribution, Delivery, DeliveryKind, Lead, Subscriber, SubscriberStatus } from '../../shared/records';
@@ -263,7 +263,7 @@ function Campaigns({ rows }: { rows: CampaignRow[] }) {
   );
 }
 
-const when = (iso: string) => formatDate(new Date(iso));
+const when = (iso: string) => formatShortDate(new Date(iso));
 
 /** The first line of a record's card on a phone: who or what, and when. */
 function CardTitle({ title, when: time }: { title: string; when?: string }) {
@@ -335,7 +335,7 @@ function DeliveryProgress({ delivery, title }: { delivery: Delivery; title?: str
 function LeadDelivery({ deliveries }: { deliveries?: Delivery[] }) {
   if (!deliveries || deliveries.length === 0) return <span className="text-ink-600">Nothing sent</span>;
   return (
-    <ul className="grid min-w-56 gap-2">
+    <ul className="grid min-w-52 gap-2">
       {deliveries.map((delivery) => {
         const kind = KINDS[delivery.kind];
         const title = { delivered: kind.done, pending: `${kind.name} pending`, dead: `${kind.name} failed` }[
@@ -362,7 +362,7 @@ function LeadDelivery({ deliveries }: { deliveries?: Delivery[] }) {
 function origin(page: string | undefined, attribution: Attribution | undefined): ReactNode {
   const via = attribution && [attribution.utm_source, attribution.utm_medium].filter(Boolean).join(' / ');
   const lines = [
-    page && ['Sent from', page],
+    page && ['Page', page],
     attribution?.utm_campaign && ['Campaign', attribution.utm_campaign],
     via && ['Via', via],
     attribution?.utm_term && ['Term', attribution.utm_term],
@@ -372,7 +372,7 @@ function origin(page: string | undefined, attribution: Attribution | undefined):
   ].filter((line): line is [string, string] => Boolean(line));
   if (lines.length === 0) return '';
   return (
-    <span className="grid min-w-40 gap-0.5 text-xs">
+    <span className="grid gap-0.5 text-xs">
       {lines.map(([label, value]) => (
         <span key={label} className="wrap-anywhere">
           <span className="text-ink-600">{label}:</span> {value}
@@ -387,13 +387,20 @@ const LEAD_COLUMNS: Column<Lead>[] = [
   { header: 'Name', cell: (lead) => lead.name, inCard: false },
   { header: 'E-mail', cell: (lead) => lead.email },
   { header: 'Company', cell: (lead) => lead.company ?? '' },
-  { header: 'Source', cell: (lead) => lead.source },
-  { header: 'Notes', cell: (lead) => <span className="line-clamp-2 max-w-xs">{lead.notes ?? ''}</span> },
-  { header: 'Delivery', cell: (lead) => <LeadDelivery deliveries={lead.delivery} /> },
   {
-    header: 'Origin',
-    cell: (lead) => origin(lead.page, lead.attribution),
+    header: 'Source',
+    cell: (lead) => (
+      <span className="grid min-w-40 gap-1">
+        {lead.source}
+        {origin(lead.page, lead.attribution)}
+      </span>
+    ),
   },
+  {
+    header: 'Notes',
+    cell: (lead) => lead.notes && <span className="line-clamp-3 min-w-40 md:max-w-xs">{lead.notes}</span>,
+  },
+  { header: 'Delivery', cell: (lead) => <LeadDelivery deliveries={lead.delivery} />, stackInCard: true },
 ];
 
 const STATUS_TONE: Record<SubscriberStatus, 'success' | 'waiting' | 'neutral'> = {
@@ -452,8 +459,9 @@ const OUTBOX_COLUMNS: Column<OutboxItem>[] = [
   },
   {
     header: 'Message',
+    stackInCard: true,
     cell: (item) => (
-      <details className="min-w-48">
+      <details className="md:min-w-96">
         <summary className="cursor-pointer rounded font-semibold text-brand-700">
           Read it<span className="sr-only">: {item.subject}</span>
         </summary>

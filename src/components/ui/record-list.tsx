@@ -9,6 +9,8 @@ export interface Column<T> {
   className?: string;
   /** False for a column the card's title already shows. */
   inCard?: boolean;
+  /** In a card, the label above the value rather than beside it, for a value that needs the width (a message). */
+  stackInCard?: boolean;
 }
 
 interface RecordListProps<T> {
@@ -50,7 +52,13 @@ export function RecordList<T>({ label, rows, rowKey, columns, action, cardTitle 
                 {columns.map((column) => {
                   const value = column.inCard === false ? undefined : column.cell(row);
                   return isEmpty(value) ? null : (
-                    <div key={column.header} className="grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-3">
+                    <div
+                      key={column.header}
+                      className={cn(
+                        'grid gap-x-3',
+                        column.stackInCard ? 'gap-y-1' : 'grid-cols-[5.5rem_minmax(0,1fr)]',
+                      )}
+                    >
                       <dt className="font-semibold text-ink-600">{column.header}</dt>
                       <dd className="min-w-0 wrap-anywhere text-ink-800">{value}</dd>
                     </div>
@@ -77,7 +85,7 @@ export function RecordList<T>({ label, rows, rowKey, columns, action, cardTitle 
         <thead className="bg-ink-50 text-ink-700">
           <tr>
             {columns.map((column) => (
-              <th key={column.header} scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
+              <th key={column.header} scope="col" className="px-3 py-3 font-semibold whitespace-nowrap first:pl-4">
                 {column.header}
               </th>
             ))}
@@ -94,7 +102,7 @@ export function RecordList<T>({ label, rows, rowKey, columns, action, cardTitle 
               {columns.map((column) => (
                 <td
                   key={column.header}
-                  className={cn('px-4 py-3 align-top break-words text-ink-800', column.className)}
+                  className={cn('px-3 py-3 align-top break-words text-ink-800 first:pl-4', column.className)}
                 >
                   {column.cell(row)}
                 </td>
