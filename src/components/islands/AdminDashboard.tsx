@@ -54,7 +54,7 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
       {overview.error && (
         <FormAlert tone="error">The figures could not be loaded: {errorText(overview.error)}</FormAlert>
       )}
-      {overview.data?.delivery && <DeliveryPanel setup={overview.data.delivery} outbox={overview.data.outbox} />}
+      {overview.data && <DeliveryPanel setup={overview.data.delivery} outbox={overview.data.outbox} />}
       {overview.data && <Figures data={overview.data} />}
       <Records<Lead>
         title="Leads"
@@ -107,7 +107,7 @@ const count = (value: number) => value.toLocaleString('en-US');
 const plural = (value: number, one: string, many = `${one}s`) => `${count(value)} ${value === 1 ? one : many}`;
 
 /** How e-mail and the webhook are set up, and a warning above it all when nobody hears of a new lead. */
-function DeliveryPanel({ setup, outbox }: { setup: DeliverySetup; outbox?: Overview['outbox'] }) {
+function DeliveryPanel({ setup, outbox }: { setup: DeliverySetup; outbox: Overview['outbox'] }) {
   const mail = {
     smtp: 'Sent through your SMTP server',
     file: 'Not sent: written to the local outbox folder (read them under Outbox below)',
@@ -117,7 +117,7 @@ function DeliveryPanel({ setup, outbox }: { setup: DeliverySetup; outbox?: Overv
     <section aria-labelledby="delivery-title" className="grid gap-4">
       {setup.warning && (
         <div role="alert" className="rounded-(--radius-card) bg-danger-50 p-5 ring-2 ring-danger-700/40 ring-inset">
-          <p className="font-bold text-danger-700">Nobody is being notified of new leads</p>
+          <p className="font-bold text-danger-700">Nobody is being notified</p>
           <p className="mt-1 text-ink-800">{setup.warning}</p>
         </div>
       )}
@@ -136,14 +136,10 @@ function DeliveryPanel({ setup, outbox }: { setup: DeliverySetup; outbox?: Overv
           <dd className="text-ink-800">
             {setup.webhook ? 'On: leads and confirmed subscribers are posted to your webhook' : 'Off'}
           </dd>
-          {outbox && (
-            <>
-              <dt className="font-semibold text-ink-600">Outbox</dt>
-              <dd className="text-ink-800">
-                {plural(outbox.pending, 'message')} waiting to be sent, {count(outbox.dead)} failed
-              </dd>
-            </>
-          )}
+          <dt className="font-semibold text-ink-600">Outbox</dt>
+          <dd className="text-ink-800">
+            {plural(outbox.pending, 'message')} waiting to be sent, {count(outbox.dead)} failed
+          </dd>
         </dl>
       </div>
     </section>
@@ -156,7 +152,7 @@ function Figures({ data }: { data: Overview }) {
     {
       label: 'Confirmed subscribers',
       figures: data.totals.subscribers,
-      note: status && `${count(status.pending)} awaiting confirmation · ${count(status.unsubscribed)} unsubscribed`,
+      note: `${count(status.pending)} awaiting confirmation · ${count(status.unsubscribed)} unsubscribed`,
     },
     { label: 'Leads', figures: data.totals.leads },
   ];
@@ -198,7 +194,7 @@ function Figures({ data }: { data: Overview }) {
           <SourceList label="Leads" counts={data.sources.leads} />
         </div>
       </section>
-      {data.campaigns && <Campaigns rows={data.campaigns} />}
+      <Campaigns rows={data.campaigns} />
     </>
   );
 }
@@ -416,7 +412,6 @@ const STATUS_WORD: Record<SubscriberStatus, string> = {
 
 /** A subscriber's status, and since when for a confirmed or unsubscribed one. */
 function subscriberState(subscriber: Subscriber): ReactNode {
-  if (!subscriber.status) return '';
   const since =
     subscriber.status === 'confirmed'
       ? subscriber.consent.confirmedAt
@@ -439,7 +434,7 @@ const SUBSCRIBER_COLUMNS: Column<Subscriber>[] = [
   { header: 'Sources', cell: (subscriber) => subscriber.sources.join(', ') },
   {
     header: 'Origin',
-    cell: (subscriber) => origin(subscriber.consent?.page, subscriber.attribution),
+    cell: (subscriber) => origin(subscriber.consent.page, subscriber.attribution),
   },
 ];
 
