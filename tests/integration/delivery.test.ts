@@ -27,7 +27,7 @@ import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/
 import { startSmtpSink, type SmtpSink } from '../../scripts/harness/smtp-sink';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import { startWebhookReceiver, type WebhookReceiver } from '../../scripts/harness/webhook-receiver';
-import { GUIDE_FOR_SOURCE } from '../../src/shared/guides';
+import { GUIDE_PATHS } from '../../src/shared/pages';
 
 type Handler = typeof leadsCreate;
 
@@ -252,10 +252,10 @@ describe.each([
     expect((await postJson(leadsCreate, '/api/leads/create', request)).status).toBe(201);
     const messages = await smtp.waitFor(2);
     const guide = messages.find((mail) => addresses(mail, 'to').includes('ada@example.com'));
-    expect(guide?.subject).toBe(`Your guide: ${GUIDE_FOR_SOURCE.zoho_guide?.title}`);
+    expect(guide?.subject).toBe('Your guide from Loopwork: connecting Zoho and Google Workspace');
     expect(guide?.text).toContain('Hi Ada,');
-    expect(linkAfter(guide!, 'Read the guide').href).toBe(`${ORIGIN}${GUIDE_FOR_SOURCE.zoho_guide?.path}`);
-    expect(guide?.html).toContain(`href="${ORIGIN}${GUIDE_FOR_SOURCE.zoho_guide?.path}"`);
+    expect(linkAfter(guide!, 'Read the guide').href).toBe(`${ORIGIN}${GUIDE_PATHS.zoho_guide}`);
+    expect(guide?.html).toContain(`href="${ORIGIN}${GUIDE_PATHS.zoho_guide}"`);
     const team = messages.find((mail) => addresses(mail, 'to').includes('team@loopwork.example'));
     expect(addresses(team!, 'replyTo')).toEqual(['ada@example.com']);
   });
@@ -352,7 +352,9 @@ describe.each([
     const waiting = (await store.listLeads({ offset: 0, limit: 10 })).flatMap((lead) => lead.delivery ?? []);
     expect(waiting.map((delivery) => [delivery.status, delivery.attempts])).toEqual(Array(6).fill(['pending', 1]));
     expect(waiting.find((delivery) => delivery.kind === 'webhook')?.lastError).toBe('HTTP 500');
-    expect(waiting.find((delivery) => delivery.kind === 'lead-notification')?.lastError).toMatch(/^SMTP ESOCKET: connect ECONNREFUSED/);
+    expect(waiting.find((delivery) => delivery.kind === 'lead-notification')?.lastError).toMatch(
+      /^SMTP ESOCKET: connect ECONNREFUSED/,
+    );
 
     // Not due before the backoff: 1 minute after the first attempt, then 2.
     expect(await sweep(store, { now: at(0.5) })).toEqual({ delivered: 0, failed: 0, dead: 0 });
