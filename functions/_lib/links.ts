@@ -8,6 +8,7 @@ import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { NEWSLETTER_PATHS } from '../../src/shared/pages';
 import { getEnv, isLocalRun } from './env';
 
 export const CONFIRM_LINK_TTL_MS = 7 * 24 * 3600_000;
@@ -83,13 +84,8 @@ export function verifyLink(token: string, now: Date): LinkCheck {
   return { ok: true, payload: parsed.data };
 }
 
-/** The site's pages that open these links; the e-mails carry them, the pages POST the token back. */
-export const LINK_PAGES = {
-  confirm: '/newsletter/confirm',
-  unsubscribe: '/newsletter/unsubscribe',
-  /** The one-click endpoint of List-Unsubscribe (RFC 8058): POST unsubscribes, GET shows the page. */
-  oneClick: '/api/newsletter/unsubscribe',
-} as const;
+/** The site's pages that open these links (the e-mails carry them, the pages POST the token back), and the one-click endpoint of List-Unsubscribe (RFC 8058: POST unsubscribes, GET shows the page). */
+export const LINK_PAGES = { ...NEWSLETTER_PATHS, oneClick: '/api/newsletter/unsubscribe' } as const;
 
 export function linkUrl(origin: string, page: string, token: string): string {
   return `${origin}${page}?token=${encodeURIComponent(token)}`;

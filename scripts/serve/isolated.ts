@@ -15,7 +15,7 @@ import { startServer } from './serve.ts';
 const root = mkdtempSync(path.join(tmpdir(), 'site-server-'));
 process.on('exit', () => rmSync(root, { recursive: true, force: true }));
 // src/shared and the site config too: the functions import the form schemas and record types,
-// and the e-mails the brand, from there.
+// and their e-mails the brand, from there.
 for (const entry of [
   'functions',
   path.join('src', 'shared'),

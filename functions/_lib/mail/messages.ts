@@ -6,7 +6,7 @@
  * exactly what will be sent and every retry sends the same thing.
  */
 import type { Attribution, Lead, Subscriber } from '../../../src/shared/records';
-import { GUIDE_FOR_SOURCE } from '../../../src/shared/guides';
+import { guidePathFor } from '../../../src/shared/pages';
 import { site } from '../../../src/site.config';
 import { CONFIRM_LINK_TTL_MS, LINK_PAGES, linkUrl, signLink } from '../links';
 import type { NewOutboxEntry, SubscribeInput } from '../store/types';
@@ -96,9 +96,9 @@ export function leadEntries(lead: Lead, settings: DeliverySettings): NewOutboxEn
     },
   });
 
-  const guide = GUIDE_FOR_SOURCE[lead.source];
-  if (guide) {
-    const url = `${settings.origin}${guide.path}`;
+  const guidePath = guidePathFor(lead.source);
+  if (guidePath) {
+    const url = `${settings.origin}${guidePath}`;
     const firstName = lead.name.split(/\s+/)[0] ?? lead.name;
     const body = renderMail(
       'Your guide is ready',
@@ -106,7 +106,7 @@ export function leadEntries(lead: Lead, settings: DeliverySettings): NewOutboxEn
         { kind: 'paragraph', text: `Hi ${firstName},` },
         {
           kind: 'paragraph',
-          text: `Thank you for asking for our guide, "${guide.title}". It walks you through connecting the two step by step, with the pitfalls to avoid and a checklist.`,
+          text: 'Thank you for asking for our guide to connecting Zoho and Google Workspace. It walks you through it step by step, with the pitfalls to avoid and a checklist.',
         },
         { kind: 'button', label: 'Read the guide', url },
         {
@@ -134,7 +134,7 @@ export function leadEntries(lead: Lead, settings: DeliverySettings): NewOutboxEn
         channel: 'mail',
         to: [sendable(lead)],
         replyTo: site.email,
-        subject: `Your guide: ${guide.title}`,
+        subject: `Your guide from ${site.name}: connecting Zoho and Google Workspace`,
         ...body,
       },
     });
