@@ -1,21 +1,21 @@
 import { expect, test, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSqliteStore } from '../../functions/_lib/store/sqlite';
 import { seedStore } from '../../scripts/admin/seed-store.ts';
 import { startSiteServer, type SiteServer } from '../../scripts/harness/site-server.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../scripts/harness/webhook-receiver.ts';
 import { expectNoViolations } from '../support/axe';
 import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX } from '../support/e2e-env';
 import { overflow } from '../support/overflow';
 
 /**
- * The owner checks that every lead reached someone, on a phone and on a laptop: a store of its own with 10,000 seeded leads and one
- * sent through the API, served by a server of its own (no mail settings, so e-mails go to the
- * local outbox folder) whose webhook points at a receiver this file runs, so the other specs'
- * records neither crowd nor change what this one sees.
+ * The owner checks that every lead reached someone, on a phone and on a laptop. The spec has a
+ * store of its own (10,000 seeded leads and one sent through the API) and a server of its own
+ * (no mail settings, so e-mails go to the local outbox folder; the webhook to a receiver started
+ * here), so the other specs' records neither crowd nor change what it sees.
  */
 const WIDTH = 375;
 const LEADS = 10_000;
@@ -30,14 +30,8 @@ test.describe.configure({ mode: 'serial', timeout: 90_000 });
 let folder = '';
 let server: SiteServer | undefined;
 
-/** The owner's CRM: answers every webhook with `hookStatus` and keeps the webhook-id of each. */
-let hookStatus = 410;
-const hookIds: string[] = [];
-const receiver = createServer((req, res) => {
-  hookIds.push(String(req.headers['webhook-id']));
-  req.resume();
-  req.on('end', () => res.writeHead(hookStatus).end());
-});
+/** The owner's CRM. */
+let receiver: WebhookReceiver | undefined;
 
 /** The outbox's figures, read from the store itself. */
 async function outboxCounts() {
@@ -50,7 +44,7 @@ async function outboxCounts() {
 }
 
 test.beforeAll(async () => {
-  folder = mkdtempSync(path.join(tmpdir(), `${E2E_STORE_PREFIX}admin-phone-`));
+  folder = mkdtempSync(path.join(tmpdir(), `${E2E_STORE_PREFIX}admin-delivery-`));
   // Seeding reads its store settings from the environment; this worker's stays as it was.
   const saved = { ...process.env };
   try {
@@ -59,14 +53,14 @@ test.beforeAll(async () => {
     for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
     Object.assign(process.env, saved);
   }
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const address = receiver.address();
-  if (!address || typeof address === 'string') throw new Error('the webhook receiver has no port');
+  receiver = await startWebhookReceiver();
+  // 410 (gone) is a permanent failure: the lead's webhook is dead at once.
+  receiver.answer(410);
   server = await startSiteServer({
     LOCAL_STORE_DIR: folder,
     ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
     SESSION_SECRET: E2E_SESSION_SECRET,
-    LEAD_WEBHOOK_URL: `http://127.0.0.1:${address.port}/hooks/leads`,
+    LEAD_WEBHOOK_URL: receiver.url,
     LEAD_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
   });
   // The newest lead has the longest address the form takes, a note and a first page with no place to break a line.
@@ -88,14 +82,13 @@ test.beforeAll(async () => {
     }),
   });
   expect(response.status).toBe(201);
-  // Right after its answer the server writes the team's e-mail to the outbox folder, and the
-  // receiver's 410 (gone) is a permanent failure: the webhook is dead at once.
+  // Right after its answer the server writes the team's e-mail to the outbox folder and tries the webhook.
   await expect.poll(outboxCounts).toEqual({ total: 2, pending: 0, dead: 1 });
 });
 
 test.afterAll(async () => {
   server?.stop();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver?.stop();
   rmSync(folder, { recursive: true, force: true });
 });
 
@@ -156,12 +149,13 @@ test.describe(`on a ${WIDTH} px phone`, () => {
     await expect(cards.nth(1).getByRole('definition').filter({ hasText: 'Nothing sent' })).toBeVisible();
 
     // The CRM is back: Retry sends the same webhook again, with the same webhook-id.
-    hookStatus = 200;
+    receiver?.answer(200);
     await newest.getByRole('button', { name: /^Retry the webhook/ }).click();
     await expect(page.getByRole('region', { name: 'Notification' })).toContainText('Sending again');
     await expect.poll(outboxCounts).toEqual({ total: 2, pending: 0, dead: 0 });
-    expect(hookIds).toHaveLength(2);
-    expect(new Set(hookIds).size).toBe(1);
+    const ids = receiver?.requests.map((request) => request.headers['webhook-id']);
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(1);
     await page.reload();
     await expect(cards.first().getByText(/^Webhook delivered/)).toBeVisible();
     await expect(cards.first().getByRole('button', { name: /^Retry/ })).toHaveCount(0);
