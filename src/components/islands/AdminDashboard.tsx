@@ -260,6 +260,7 @@ function Campaigns({ rows }: { rows: CampaignRow[] }) {
 }
 
 const when = (iso: string) => formatShortDate(new Date(iso));
+const moment = (iso: string) => formatDateTime(new Date(iso));
 
 /** The first line of a record's card on a phone: who or what, and when. */
 function CardTitle({ title, when: time }: { title: string; when?: string }) {
@@ -270,7 +271,6 @@ function CardTitle({ title, when: time }: { title: string; when?: string }) {
     </>
   );
 }
-const moment = (iso: string) => formatDateTime(new Date(iso));
 
 /** What each kind of outbox entry is, as a noun, and as done when delivered. */
 const KINDS: Record<DeliveryKind, { name: string; done: string }> = {
@@ -394,7 +394,8 @@ const LEAD_COLUMNS: Column<Lead>[] = [
   },
   {
     header: 'Notes',
-    cell: (lead) => lead.notes && <span className="line-clamp-3 min-w-40 md:max-w-xs">{lead.notes}</span>,
+    // A table row shows the start of a note; a phone's card shows all of it.
+    cell: (lead) => lead.notes && <span className="min-w-40 md:line-clamp-3 md:max-w-xs">{lead.notes}</span>,
   },
   { header: 'Delivery', cell: (lead) => <LeadDelivery deliveries={lead.delivery} />, stackInCard: true },
 ];
