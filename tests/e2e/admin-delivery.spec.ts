@@ -108,11 +108,11 @@ async function pageWidth(page: Page) {
   }));
 }
 
-async function expectNoSidewaysScroll(page: Page, where: string) {
+async function expectNoSidewaysScroll(page: Page, where: string, width = WIDTH) {
   const { scrollWidth, innerWidth } = await pageWidth(page);
   // A phone widens its layout viewport to fit content wider than the screen: the window stays the screen's width only when nothing is.
-  expect(innerWidth, `the window's width ${where}`).toBe(WIDTH);
-  const { causes } = await overflow(page, WIDTH);
+  expect(innerWidth, `the window's width ${where}`).toBe(width);
+  const { causes } = await overflow(page, width);
   expect(causes, `what sticks out ${where}`).toEqual([]);
   expect(scrollWidth, `the page's width ${where}`).toBeLessThanOrEqual(innerWidth);
   test.info().annotations.push({ type: 'width', description: `${where}: ${scrollWidth} of ${innerWidth} px` });
@@ -183,6 +183,23 @@ test.describe(`on a ${WIDTH} px phone`, () => {
     await expect(message).toContainText(LONG_EMAIL);
     await expectNoSidewaysScroll(page, 'with the outbox open and a message shown');
     await expectNoViolations(page);
+  });
+});
+
+test.describe('on an 800 px tablet', () => {
+  test.use({ viewport: { width: 800, height: 1000 } });
+
+  test('the lists are tables that scroll inside their own boxes, never the page', async ({ page }) => {
+    await logIn(page);
+    const outbox = page.getByRole('region', { name: /^Outbox/ });
+    await outbox.getByRole('button', { name: 'Show the outbox' }).click();
+    await outbox
+      .getByRole('table')
+      .getByRole('row', { name: /Team notification/ })
+      .getByText('Read it')
+      .click();
+    await expect(page.getByRole('region', { name: /^Leads \(/ }).getByRole('table')).toBeVisible();
+    await expectNoSidewaysScroll(page, 'with the tables shown', 800);
   });
 });
 

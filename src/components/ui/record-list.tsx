@@ -77,9 +77,11 @@ export function RecordList<T>({ label, rows, rowKey, columns, action, cardTitle 
       role="region"
       aria-label={label}
       // A box that may scroll sideways must be reachable by keyboard, as the blog's wide tables are.
+      // It is `relative` so that visually hidden text in the table (positioned absolutely) stays in
+      // the box instead of widening the page.
       // eslint-disable-next-line jsx-a11y-x/no-noninteractive-tabindex
       tabIndex={0}
-      className="overflow-x-auto rounded-(--radius-card) ring-1 ring-ink-100"
+      className="relative overflow-x-auto rounded-(--radius-card) ring-1 ring-ink-100"
     >
       <table className="w-full text-left text-sm">
         <thead className="bg-ink-50 text-ink-700">
