@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
-import { uniqueEmail } from '../support/e2e-env';
+import { storedLead, storedSubscriber, uniqueEmail } from '../support/e2e-env';
 
 /** A visit that starts from a campaign link on another site. */
 const LANDING = '/?utm_source=newsletter&utm_medium=email&utm_campaign=november&utm_content=hero';
@@ -12,7 +12,7 @@ const FIRST_TOUCH = {
   utm_content: 'hero',
 };
 
-/** The next POST the page sends to an endpoint: observed on its way to the real server, not answered for it. */
+/** The next POST the page sends to an endpoint: observed on its way to the real server, which stores it. */
 function nextPost(page: Page, endpoint: string): Promise<Request> {
   return page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === endpoint);
 }
@@ -28,12 +28,14 @@ test.describe('every form sends the page it is on and the first touch of the vis
   test('the footer signup', async ({ page }) => {
     await arriveAndGoTo(page, 'Contact', '/contact');
     const form = page.getByRole('form', { name: 'Newsletter signup' });
+    const email = uniqueEmail('touch-footer');
     await form.getByLabel('Name').fill('Ada Lovelace');
-    await form.getByLabel('E-mail').fill(uniqueEmail('touch-footer'));
+    await form.getByLabel('E-mail').fill(email);
     const posted = nextPost(page, '/api/newsletter/subscribe');
     await form.getByRole('button', { name: 'Subscribe' }).click();
     expect((await posted).postDataJSON()).toMatchObject({ page: '/contact', attribution: FIRST_TOUCH });
     await expect(page.getByRole('region', { name: 'Notification' })).toContainText('Subscribed successfully!');
+    expect(await storedSubscriber(email)).toMatchObject({ consent: { page: '/contact' }, attribution: FIRST_TOUCH });
   });
 
   test('the newsletter form of a blog post', async ({ page }) => {
@@ -47,7 +49,8 @@ test.describe('every form sends the page it is on and the first touch of the vis
     const form = page.getByRole('form', { name: 'Newsletter', exact: true });
     await form.getByLabel('First name').fill('Grace');
     await form.getByLabel('Last name').fill('Hopper');
-    await form.getByLabel('E-mail').fill(uniqueEmail('touch-blog'));
+    const email = uniqueEmail('touch-blog');
+    await form.getByLabel('E-mail').fill(email);
     const posted = nextPost(page, '/api/subscribers');
     await form.getByRole('button', { name: 'Subscribe' }).click();
     expect((await posted).postDataJSON()).toMatchObject({
@@ -55,6 +58,10 @@ test.describe('every form sends the page it is on and the first touch of the vis
       attribution: FIRST_TOUCH,
     });
     await expect(page.getByRole('region', { name: 'Notification' })).toContainText('Subscribed successfully!');
+    expect(await storedSubscriber(email)).toMatchObject({
+      consent: { page: '/blog/what-to-automate-first' },
+      attribution: FIRST_TOUCH,
+    });
   });
 
   test('the Zoho guide form', async ({ page }) => {
@@ -62,7 +69,8 @@ test.describe('every form sends the page it is on and the first touch of the vis
     const form = page.getByRole('form', { name: 'Request the Zoho guide' });
     await form.getByLabel('First name').fill('Katherine');
     await form.getByLabel('Last name').fill('Johnson');
-    await form.getByLabel('E-mail').fill(uniqueEmail('touch-guide'));
+    const email = uniqueEmail('touch-guide');
+    await form.getByLabel('E-mail').fill(email);
     const posted = nextPost(page, '/api/leads/create');
     await form.getByRole('button', { name: 'Send me the guide' }).click();
     expect((await posted).postDataJSON()).toMatchObject({
@@ -71,6 +79,7 @@ test.describe('every form sends the page it is on and the first touch of the vis
       attribution: FIRST_TOUCH,
     });
     await expect(form.getByRole('status')).toBeVisible();
+    expect(await storedLead(email)).toMatchObject({ page: '/zoho', attribution: FIRST_TOUCH });
   });
 
   test('the contact form in the dialog, on the landing page itself', async ({ page }) => {
@@ -78,7 +87,8 @@ test.describe('every form sends the page it is on and the first touch of the vis
     await page.getByRole('main').getByRole('button', { name: 'Contact Us' }).click();
     const form = page.getByRole('dialog', { name: 'Contact Us / Request Demo' }).getByRole('form');
     await form.getByLabel('Name').fill('Dorothy Vaughan');
-    await form.getByLabel('E-mail').fill(uniqueEmail('touch-contact'));
+    const email = uniqueEmail('touch-contact');
+    await form.getByLabel('E-mail').fill(email);
     await form.getByLabel('How can we help?').fill('Our invoices take a day a week.');
     const posted = nextPost(page, '/api/leads/create');
     await form.getByRole('button', { name: 'Send message' }).click();
@@ -88,6 +98,7 @@ test.describe('every form sends the page it is on and the first touch of the vis
       attribution: FIRST_TOUCH,
     });
     await expect(form.getByRole('status')).toBeVisible();
+    expect(await storedLead(email)).toMatchObject({ page: LANDING, attribution: FIRST_TOUCH });
   });
 });
 
