@@ -15,8 +15,10 @@ export interface SmtpSink {
   port: number;
   /** smtp://127.0.0.1:PORT, for SMTP_URL. */
   url: string;
-  /** Every accepted message, in order of arrival. */
+  /** Every accepted message, in order of arrival (none with `keep: false`). */
   messages: ParsedMail[];
+  /** How many messages were accepted. */
+  received: () => number;
   /** Connections opened so far (a stalled delivery shows here before any message). */
   connections: () => number;
   behave: (behaviour: SmtpBehaviour) => void;
@@ -28,12 +30,19 @@ export interface SmtpSink {
   start: () => Promise<void>;
 }
 
-export async function startSmtpSink({ behaviour = 'accept' as SmtpBehaviour } = {}): Promise<SmtpSink> {
+export interface SmtpSinkOptions {
+  behaviour?: SmtpBehaviour;
+  /** Parse and keep each message (default); a benchmark only counts them, to spend nothing on parsing. */
+  keep?: boolean;
+}
+
+export async function startSmtpSink({ behaviour = 'accept', keep = true }: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const port = await findFreePort();
   const messages: ParsedMail[] = [];
   const sockets = new Set<Socket>();
   let current = behaviour;
   let opened = 0;
+  let counted = 0;
   let server: SMTPServer | undefined;
 
   function create(): SMTPServer {
@@ -57,6 +66,14 @@ export async function startSmtpSink({ behaviour = 'accept' as SmtpBehaviour } = 
       onData(stream, _session, callback) {
         if (current === 'stall') {
           // Reads the message and never answers: the sender waits until its own timeout.
+          stream.resume();
+          return;
+        }
+        if (!keep) {
+          stream.on('end', () => {
+            counted += 1;
+            callback();
+          });
           stream.resume();
           return;
         }
@@ -98,6 +115,7 @@ export async function startSmtpSink({ behaviour = 'accept' as SmtpBehaviour } = 
     url: `smtp://127.0.0.1:${port}`,
     messages,
     connections: () => opened,
+    received: () => counted + messages.length,
     behave: (next) => {
       current = next;
     },
