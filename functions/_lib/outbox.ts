@@ -6,7 +6,7 @@
  */
 import { sendMail } from './mail/transport';
 import { DeliveryFailure } from './mail/transport';
-import type { ClaimedEntry, DeliveryOutcome, OutboxEntry, StoreVerbs } from './store/types';
+import type { ClaimedEntry, Completion, DeliveryOutcome, OutboxEntry, StoreVerbs } from './store/types';
 import { sendWebhook } from './webhooks';
 
 /** One attempt at one entry. */
@@ -27,11 +27,35 @@ export interface DeliveryReport {
   dead: number;
 }
 
+/**
+ * Outcomes that arrive in the same turn of the event loop are recorded together, in one store
+ * call; one that arrives alone (a slow webhook) is recorded as soon as it is known, so a process
+ * that dies later cannot make a delivered entry go out again.
+ */
+const completions = new Map<StoreVerbs, { items: Completion[]; done: Promise<number> }>();
+
+function complete(store: StoreVerbs, item: Completion, now: () => Date): Promise<number> {
+  let batch = completions.get(store);
+  if (!batch) {
+    const items: Completion[] = [];
+    const done = new Promise<number>((resolve, reject) => {
+      setImmediate(() => {
+        completions.delete(store);
+        store.completeOutbox(items, now()).then(resolve, reject);
+      });
+    });
+    batch = { items, done };
+    completions.set(store, batch);
+  }
+  batch.items.push(item);
+  return batch.done;
+}
+
 async function deliverClaimed(store: StoreVerbs, claimed: ClaimedEntry[], now: () => Date, report: DeliveryReport) {
   await Promise.all(
     claimed.map(async (item) => {
       const outcome = await attempt(item.entry);
-      await store.completeOutbox(item, outcome, now());
+      await complete(store, { claimed: item, outcome }, now);
       if (outcome.kind === 'delivered') report.delivered += 1;
       else if (outcome.permanent) report.dead += 1;
       else report.failed += 1;
@@ -41,12 +65,35 @@ async function deliverClaimed(store: StoreVerbs, claimed: ClaimedEntry[], now: (
   );
 }
 
-/** Delivers these entries now, if they are still due (a sweep may have them already). */
-export async function deliverNow(store: StoreVerbs, ids: string[], now: () => Date = () => new Date()) {
+async function deliverIds(store: StoreVerbs, ids: string[], now: () => Date): Promise<DeliveryReport> {
   const report: DeliveryReport = { delivered: 0, failed: 0, dead: 0 };
-  if (ids.length === 0) return report;
-  await deliverClaimed(store, await store.claimOutbox(now(), ids.length, ids), now, report);
+  if (ids.length > 0) await deliverClaimed(store, await store.claimOutbox(now(), ids.length, ids), now, report);
   return report;
+}
+
+/** Entries handed over in the same turn of the event loop, by store: claimed together, in one store call. */
+const batches = new Map<StoreVerbs, { ids: string[]; done: Promise<DeliveryReport> }>();
+
+/**
+ * Delivers these entries now, if they are still due (a sweep may have them already). Under a
+ * burst of requests, the entries of all of them are claimed in one store call; the promise is
+ * that batch's, settled when every entry of it has had its attempt.
+ */
+export function deliverNow(store: StoreVerbs, ids: string[], now: () => Date = () => new Date()) {
+  let batch = batches.get(store);
+  if (!batch) {
+    const pending: string[] = [];
+    const done = new Promise<DeliveryReport>((resolve, reject) => {
+      setImmediate(() => {
+        batches.delete(store);
+        deliverIds(store, pending, now).then(resolve, reject);
+      });
+    });
+    batch = { ids: pending, done };
+    batches.set(store, batch);
+  }
+  batch.ids.push(...ids);
+  return batch.done;
 }
 
 export interface SweepOptions {

@@ -92,7 +92,7 @@ async function measure(store: string, env: Record<string, string>, bridge?: Upst
       ).toFixed(1),
     };
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 

@@ -152,7 +152,7 @@ try {
   }
 } finally {
   chrome.kill();
-  server.stop();
+  await server.stop();
   rmSync(floorFile, { force: true });
 }
 

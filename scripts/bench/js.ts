@@ -63,7 +63,7 @@ try {
   }
 } finally {
   await browser.close();
-  server.stop();
+  await server.stop();
 }
 console.log('\nJavaScript before the first interaction (375 px, idle), and after scrolling to the end\n');
 console.table(rows);

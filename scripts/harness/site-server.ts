@@ -10,7 +10,8 @@ const ENTRY = fileURLToPath(new URL('../serve/isolated.ts', import.meta.url));
 
 export interface SiteServer {
   origin: string;
-  stop: () => void;
+  /** Stops the server; resolves once its process has exited (nothing it does outlives the promise). */
+  stop: () => Promise<void>;
 }
 
 export async function startSiteServer(env: Record<string, string> = {}): Promise<SiteServer> {
@@ -23,5 +24,12 @@ export async function startSiteServer(env: Record<string, string> = {}): Promise
     child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('Serving') && resolve());
     child.once('exit', (code) => reject(new Error(`the local server exited with ${code}`)));
   });
-  return { origin: `http://localhost:${port}`, stop: () => child.kill('SIGTERM') };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    origin: `http://localhost:${port}`,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

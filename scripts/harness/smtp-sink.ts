@@ -91,12 +91,14 @@ export async function startSmtpSink({ behaviour = 'accept', keep = true }: SmtpS
     if (server) return;
     server = create();
     const listening = server;
+    // A client that drops its connection (a killed function, a sender's timeout) is no failure of the server.
+    listening.on('error', () => undefined);
     listening.server.on('connection', (socket: Socket) => {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
     });
     await new Promise<void>((resolve, reject) => {
-      listening.once('error', reject);
+      listening.server.once('error', reject);
       listening.listen(port, '127.0.0.1', () => resolve());
     });
   }

@@ -87,7 +87,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  server?.stop();
+  await server?.stop();
   await receiver?.stop();
   rmSync(folder, { recursive: true, force: true });
 });

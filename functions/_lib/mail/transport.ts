@@ -5,7 +5,7 @@
  * them); on a deployed site without it, not at all (the attempt fails and is retried, so setting
  * SMTP_URL within a day still delivers what waited).
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { site } from '../../../src/site.config';
@@ -48,6 +48,9 @@ function smtpTransport(url: string): Transporter {
       url,
       transporter: nodemailer.createTransport({
         url,
+        // A long-running local server keeps a few connections open and reuses them; a function
+        // on Netlify may be frozen between invocations, so it opens one per message.
+        pool: isLocalRun(),
         connectionTimeout: 10_000,
         greetingTimeout: 10_000,
         socketTimeout: 20_000,
@@ -105,11 +108,12 @@ export async function sendMail(entry: OutboxEntry, message: MailMessage): Promis
   if (mode === 'none') throw new DeliveryFailure('E-mail is not set up: set SMTP_URL', false);
   const composed = await composer.sendMail(mail);
   const directory = localOutboxDir();
-  mkdirSync(directory, { recursive: true });
+  await mkdir(directory, { recursive: true });
   const name = `${entry.createdAt.replaceAll(/[:.]/g, '-')}-${entry.kind}-${entry.id}.eml`;
-  // Written whole, then renamed: a reader never sees half a message.
+  // Written whole, then renamed: a reader never sees half a message. Asynchronous, so the server
+  // goes on answering requests while the file system works.
   const partial = path.join(directory, `.${name}.partial`);
-  writeFileSync(partial, composed.message as Buffer);
-  renameSync(partial, path.join(directory, name));
+  await writeFile(partial, composed.message as Buffer);
+  await rename(partial, path.join(directory, name));
   return 'file';
 }

@@ -25,11 +25,11 @@ import {
   OUTBOX_LEASE_MS,
   withStatus,
   type ClaimedEntry,
+  type Completion,
   type ConfirmInput,
   type CountKind,
   type DailyCounts,
   type DashboardData,
-  type DeliveryOutcome,
   type LeadInput,
   type LeadWriteOptions,
   type LoginAttempts,
@@ -208,21 +208,27 @@ return out
 `;
 
 /**
- * An attempt's outcome, if the claim still holds: the new state, and the entry back in line
- * (retry), out of it (delivered) or among the dead. ARGV: id, token, state, retry|delivered|dead,
- * next attempt (ms), created (ms). Returns 1, or 0 when the lease was lost.
+ * Attempts' outcomes, each only if its claim still holds: the new state, and the entry back in
+ * line (retry), out of it (delivered) or among the dead. ARGV: groups of six (id, token, state,
+ * retry|delivered|dead, next attempt in ms, created in ms). Returns how many were recorded.
  */
 const COMPLETE_SCRIPT = `
-if redis.call('HGET', '${KEYS.outboxLeases}', ARGV[1]) ~= ARGV[2] then return 0 end
-redis.call('HDEL', '${KEYS.outboxLeases}', ARGV[1])
-redis.call('SET', '${KEYS.outboxState('')}' .. ARGV[1], ARGV[3])
-if ARGV[4] == 'retry' then
-  redis.call('ZADD', '${KEYS.outboxDue}', ARGV[5], ARGV[1])
-else
-  redis.call('ZREM', '${KEYS.outboxDue}', ARGV[1])
-  if ARGV[4] == 'dead' then redis.call('ZADD', '${KEYS.outboxDead}', ARGV[6], ARGV[1]) end
+local recorded = 0
+for i = 1, #ARGV, 6 do
+  local id = ARGV[i]
+  if redis.call('HGET', '${KEYS.outboxLeases}', id) == ARGV[i + 1] then
+    redis.call('HDEL', '${KEYS.outboxLeases}', id)
+    redis.call('SET', '${KEYS.outboxState('')}' .. id, ARGV[i + 2])
+    if ARGV[i + 3] == 'retry' then
+      redis.call('ZADD', '${KEYS.outboxDue}', ARGV[i + 4], id)
+    else
+      redis.call('ZREM', '${KEYS.outboxDue}', id)
+      if ARGV[i + 3] == 'dead' then redis.call('ZADD', '${KEYS.outboxDead}', ARGV[i + 5], id) end
+    end
+    recorded = recorded + 1
+  end
 end
-return 1
+return recorded
 `;
 
 /** A dead entry back in line, due now. ARGV: id, state, now (ms). Returns 0 when it is not dead. */
@@ -524,23 +530,21 @@ export function createRedisStore(redis: Redis): Store {
       return claimed;
     },
 
-    async completeOutbox({ entry, lease }: ClaimedEntry, outcome: DeliveryOutcome, now: Date) {
-      const { message: _message, ...state } = entry;
-      const next = afterAttempt(state, outcome, now);
-      const step = next.status === 'pending' ? 'retry' : next.status;
-      const applied = await redis.eval(
-        COMPLETE_SCRIPT,
-        [],
-        [
+    async completeOutbox(completions: Completion[], now: Date) {
+      if (completions.length === 0) return 0;
+      const args = completions.flatMap(({ claimed: { entry, lease }, outcome }) => {
+        const { message: _message, ...state } = entry;
+        const next = afterAttempt(state, outcome, now);
+        return [
           entry.id,
           lease,
           JSON.stringify(next),
-          step,
+          next.status === 'pending' ? 'retry' : next.status,
           String(Date.parse(next.nextAttemptAt ?? '') || now.getTime()),
           String(Date.parse(entry.createdAt)),
-        ],
-      );
-      return Number(applied) === 1;
+        ];
+      });
+      return Number(await redis.eval(COMPLETE_SCRIPT, [], args));
     },
 
     async retryOutbox(id: string, now: Date) {

@@ -35,11 +35,11 @@ import {
   OUTBOX_LEASE_MS,
   withStatus,
   type ClaimedEntry,
+  type Completion,
   type ConfirmInput,
   type CountKind,
   type DailyCounts,
   type DashboardData,
-  type DeliveryOutcome,
   type LeadInput,
   type LeadWriteOptions,
   type LoginAttempts,
@@ -780,19 +780,22 @@ export function createSqliteStore(directory: string): SqliteStore {
         return rows.map((row) => ({ entry: outboxEntry(row), lease }));
       }),
 
-    completeOutbox: ({ entry, lease }: ClaimedEntry, outcome: DeliveryOutcome, now: Date) =>
+    completeOutbox: (completions: Completion[], now: Date) =>
       write((database) => {
-        const { message: _message, ...state } = entry;
-        const next = afterAttempt(state, outcome, now);
-        const changed = database.run(
-          'UPDATE outbox SET state = ?, status = ?, due_at = ?, lease = NULL WHERE id = ? AND lease = ?',
-          JSON.stringify(next),
-          next.status,
-          next.status === 'pending' ? Date.parse(next.nextAttemptAt ?? '') || now.getTime() : null,
-          entry.id,
-          lease,
-        );
-        return changed === 1;
+        let recorded = 0;
+        for (const { claimed, outcome } of completions) {
+          const { message: _message, ...state } = claimed.entry;
+          const next = afterAttempt(state, outcome, now);
+          recorded += database.run(
+            'UPDATE outbox SET state = ?, status = ?, due_at = ?, lease = NULL WHERE id = ? AND lease = ?',
+            JSON.stringify(next),
+            next.status,
+            next.status === 'pending' ? Date.parse(next.nextAttemptAt ?? '') || now.getTime() : null,
+            claimed.entry.id,
+            claimed.lease,
+          );
+        }
+        return recorded;
       }),
 
     retryOutbox: (id: string, now: Date) =>

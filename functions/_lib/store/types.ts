@@ -83,6 +83,12 @@ export const OUTBOX_LEASE_MS = 2 * 60_000;
 /** How long a failing entry is retried before it is marked dead. */
 export const OUTBOX_RETRY_WINDOW_MS = 24 * 3600_000;
 
+/** A claimed entry with the outcome of its attempt. */
+export interface Completion {
+  claimed: ClaimedEntry;
+  outcome: DeliveryOutcome;
+}
+
 /** Everything the store needs to record an attempt's outcome. */
 export type DeliveryOutcome =
   { kind: 'delivered'; via: NonNullable<Delivery['via']> } | { kind: 'failed'; error: string; permanent: boolean };
@@ -170,8 +176,11 @@ export interface StoreVerbs {
    * OUTBOX_LEASE_MS: no other claim gets them until the outcome is recorded or the lease ends.
    */
   claimOutbox(now: Date, limit: number, ids?: string[]): Promise<ClaimedEntry[]>;
-  /** Records an attempt's outcome; false when the lease was lost (expired and claimed again). */
-  completeOutbox(claimed: ClaimedEntry, outcome: DeliveryOutcome, now: Date): Promise<boolean>;
+  /**
+   * Records the outcomes of attempts, in one store call; an outcome whose lease was lost (it ran
+   * out and the entry was claimed again) is ignored. Answers how many were recorded.
+   */
+  completeOutbox(completions: Completion[], now: Date): Promise<number>;
   /** Puts a dead entry back in line, due now, with a new 24-hour window; false when there is no dead entry of that id. */
   retryOutbox(id: string, now: Date): Promise<boolean>;
   /** Newest first. */
