@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { deliverySetup, siteOrigin } from '../../functions/_lib/delivery-settings';
+import { resetEnv } from '../../functions/_lib/env';
+
+const KEYS = [
+  'SITE_LOCAL_RUN',
+  'SMTP_URL',
+  'LEADS_NOTIFY_TO',
+  'LEAD_WEBHOOK_URL',
+  'LEAD_WEBHOOK_SECRET',
+  'PUBLIC_SITE_URL',
+  'URL',
+];
+const saved = Object.fromEntries(KEYS.map((key) => [key, process.env[key]]));
+
+function environment(values: Record<string, string>) {
+  for (const key of KEYS) delete process.env[key];
+  Object.assign(process.env, values);
+  resetEnv();
+}
+
+afterEach(() => {
+  for (const [key, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  resetEnv();
+});
+
+describe('what the admin page says about delivery', () => {
+  test('a deployed site without SMTP_URL warns that nobody is being notified', () => {
+    environment({});
+    const setup = deliverySetup();
+    expect(setup.mail).toBe('none');
+    expect(setup.warning).toMatch(/nobody is being notified/);
+  });
+
+  test('a local run without SMTP_URL writes the e-mails to the local outbox, without a warning', () => {
+    environment({ SITE_LOCAL_RUN: 'true' });
+    expect(deliverySetup()).toEqual({ mail: 'file', notifyTo: ['hello@loopwork.example'], webhook: false });
+  });
+
+  test('with SMTP_URL, the recipients and a webhook, all is said and nothing is warned', () => {
+    environment({
+      SMTP_URL: 'smtps://user:secret@smtp.example.com:465',
+      LEADS_NOTIFY_TO: 'Owner@Example.com, sales@example.com',
+      LEAD_WEBHOOK_URL: 'https://hooks.example.com/catch',
+      LEAD_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+    });
+    expect(deliverySetup()).toEqual({
+      mail: 'smtp',
+      notifyTo: ['owner@example.com', 'sales@example.com'],
+      webhook: true,
+    });
+  });
+
+  test('a webhook URL without its secret is a configuration error that names the variable', () => {
+    environment({ LEAD_WEBHOOK_URL: 'https://hooks.example.com/catch' });
+    expect(() => deliverySetup()).toThrow(/LEAD_WEBHOOK_SECRET/);
+  });
+});
+
+describe("the e-mails' links", () => {
+  const request = new Request('http://attacker.example/api/leads/create');
+
+  test('a deployed site links to its own URL, never to the Host a client sent', () => {
+    environment({ PUBLIC_SITE_URL: 'https://www.loopwork.example' });
+    expect(siteOrigin(request, { site: { id: '', name: '', url: 'https://loopwork.netlify.app' } })).toBe(
+      'https://www.loopwork.example',
+    );
+    environment({});
+    expect(siteOrigin(request, { site: { id: '', name: '', url: 'https://loopwork.netlify.app' } })).toBe(
+      'https://loopwork.netlify.app',
+    );
+  });
+
+  test('a local run links to the address the page was opened at', () => {
+    environment({ SITE_LOCAL_RUN: 'true' });
+    expect(siteOrigin(new Request('http://localhost:4399/api/x'), { site: { id: '', name: '', url: '' } })).toBe(
+      'http://localhost:4399',
+    );
+  });
+});
