@@ -21,7 +21,11 @@ function body(label: string, hint: string): DecapField {
   };
 }
 
-/** Uploads for an entry go to a folder of content/images named after the entry, as the schema's relative path. */
+/**
+ * Uploads for an entry go to a folder of content/images named after the entry (Decap keeps an
+ * upload's own file name), and the front matter names them relative to the markdown file, as the
+ * schema's image() expects. Set on the collection, so the preview pane finds them too.
+ */
 function imageFolders(section: string) {
   return { media_folder: `/content/images/${section}/{{slug}}`, public_folder: `../images/${section}/{{slug}}` };
 }
@@ -36,7 +40,6 @@ const BLOG: FieldSpecs = {
   image: {
     label: 'Cover image',
     hint: 'An illustration, ideally 1200×630 (SVG, PNG, JPG or WebP). It is stored in a folder named after the post.',
-    options: imageFolders('blog'),
   },
   imageAlt: { label: 'Cover description (alt text)', hint: 'What the cover shows, for people who cannot see it.' },
   publishedDate: {
@@ -57,7 +60,6 @@ const SECTORS: FieldSpecs = {
   image: {
     label: 'Illustration',
     hint: 'Ideally 1200×630 (SVG, PNG, JPG or WebP). It is stored in a folder named after the sector.',
-    options: imageFolders('sectors'),
   },
   imageAlt: { label: 'Illustration description (alt text)', hint: 'What the illustration shows.' },
   automations: {
@@ -128,6 +130,7 @@ export function cmsCollections(): Record<string, unknown>[] {
       summary: '{{title}} · {{publishedDate}}',
       sortable_fields: ['publishedDate', 'title'],
       preview_path: 'blog/{{slug}}',
+      ...imageFolders('blog'),
       fields: [
         ...fields(() => cmsFields('blog', blogSchema(SCHEMA_CONTEXT), BLOG)),
         body('Article', 'Start with a paragraph; use “Heading 2” for sections and “Heading 3” under them.'),
@@ -146,6 +149,7 @@ export function cmsCollections(): Record<string, unknown>[] {
       summary: '{{name}}',
       sortable_fields: ['order', 'name'],
       preview_path: 'sectors/{{slug}}',
+      ...imageFolders('sectors'),
       fields: [
         ...fields(() => cmsFields('sectors', sectorSchema(SCHEMA_CONTEXT), SECTORS)),
         body('Main text', 'What the firm automates for this kind of business; “Heading 2” for sections.'),

@@ -72,7 +72,8 @@ export function decapConfig(settings: CmsSettings) {
 /**
  * The CMS page's policy. Decap compiles its configuration's schema with `eval` (script-src
  * 'unsafe-eval') and styles its interface with injected style elements (style-src
- * 'unsafe-inline'); images it shows before upload are blob: URLs. Deployed, it talks to GitHub's
+ * 'unsafe-inline'); an upload is held as a blob: URL, shown from it (img-src) and read back from it
+ * when the entry is saved (connect-src). Deployed, it talks to GitHub's
  * API (and GitHub's status page, to warn when GitHub is down) and shows GitHub avatars; locally,
  * to decap-server. Nothing else: the bundle and its chunks are the site's own files.
  */
@@ -86,7 +87,7 @@ export function cmsPolicy(settings: CmsSettings): string {
     "script-src 'self' 'unsafe-eval'",
     "style-src 'self' 'unsafe-inline'",
     ["img-src 'self' data: blob:", ...images].join(' '),
-    ["connect-src 'self'", ...connect].join(' '),
+    ["connect-src 'self' blob:", ...connect].join(' '),
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
