@@ -22,8 +22,12 @@ const site = readSiteConfig(env);
 const originOf = (url) => (url ? [new URL(url).origin] : []);
 const frameSources = [...originOf(site.contactFormUrl), ...originOf(site.analyticsDashboardUrl)];
 
-/** Pages that exist for people who land on them by mistake or by login, never for search engines. */
-const UNLISTED = /\/(404|admin)(\/|$)/;
+/**
+ * Pages that exist for people who land on them by mistake, by login or from an e-mail (the
+ * guides sent to leads, the newsletter's confirm and unsubscribe links), never for search
+ * engines: each is also noindex, and a build test keeps the two lists in step.
+ */
+const UNLISTED = /\/(404|admin|guides|newsletter)(\/|$)/;
 
 export default defineConfig({
   site: site.url,
@@ -89,5 +93,9 @@ export default defineConfig({
   },
   vite: {
     plugins: [tailwindcss(), netlify()],
+    // Constants are written into the code that uses them, so a module of constants shared by the
+    // page's own script and the islands (src/lib/visit-key.ts) does not become a file of its own
+    // that every page would fetch before its first paint (tests/build/first-paint.test.ts).
+    build: { rolldownOptions: { optimization: { inlineConst: { mode: 'all', pass: 1 } } } },
   },
 });

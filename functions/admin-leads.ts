@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { csvDownload, toCsv } from './_lib/admin/csv';
+import { ATTRIBUTION_COLUMNS, csvDownload, toCsv } from './_lib/admin/csv';
 import { ALL, listPage } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireAdmin } from './_lib/admin/session';
 import { endpoint, json, requireMethod } from './_lib/http';
@@ -13,6 +13,12 @@ const COLUMNS: { header: string; value: (lead: Lead) => unknown }[] = [
   { header: 'company', value: (lead) => lead.company },
   { header: 'source', value: (lead) => lead.source },
   { header: 'notes', value: (lead) => lead.notes },
+  { header: 'page', value: (lead) => lead.page },
+  ...ATTRIBUTION_COLUMNS,
+  {
+    header: 'delivery',
+    value: (lead) => lead.delivery?.map((delivery) => `${delivery.kind}: ${delivery.status}`).join('; '),
+  },
   { header: 'id', value: (lead) => lead.id },
 ];
 

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { csvDownload, toCsv } from './_lib/admin/csv';
+import { ATTRIBUTION_COLUMNS, csvDownload, toCsv } from './_lib/admin/csv';
 import { ALL, listPage } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
 import { decodePathSegment, endpoint, errorResponse, json, requireMethod } from './_lib/http';
@@ -14,6 +14,15 @@ const COLUMNS: { header: string; value: (subscriber: Subscriber) => unknown }[] 
   { header: 'first_name', value: (subscriber) => subscriber.firstName },
   { header: 'last_name', value: (subscriber) => subscriber.lastName },
   { header: 'sources', value: (subscriber) => subscriber.sources },
+  { header: 'status', value: (subscriber) => subscriber.status },
+  { header: 'subscribed_at', value: (subscriber) => subscriber.consent.subscribedAt },
+  { header: 'consent_form', value: (subscriber) => subscriber.consent.form },
+  { header: 'consent_page', value: (subscriber) => subscriber.consent.page },
+  { header: 'privacy_policy_date', value: (subscriber) => subscriber.consent.policyDate },
+  { header: 'confirmed_at', value: (subscriber) => subscriber.consent.confirmedAt },
+  { header: 'confirmed_privacy_policy_date', value: (subscriber) => subscriber.consent.confirmedPolicyDate },
+  { header: 'unsubscribed_at', value: (subscriber) => subscriber.consent.unsubscribedAt },
+  ...ATTRIBUTION_COLUMNS,
 ];
 
 /** Subscribers, newest first (a page as JSON, or all as CSV), and DELETE /api/admin/subscribers/{email} for erasure requests. */

@@ -1,13 +1,14 @@
 import type { Config } from '@netlify/functions';
 import { formHandler } from './_lib/form-endpoint';
-import { emailAsciiOf, NewsletterSubscribeRequest } from '../src/shared/schemas';
+import { signUp } from './_lib/newsletter';
+import { NewsletterSubscribeRequest } from '../src/shared/schemas';
 
 /** The footer signup on every page. */
 export default formHandler({
   name: 'newsletter-subscribe',
   schema: NewsletterSubscribeRequest,
-  save: (store, { email, firstName, lastName, source }, now, options) =>
-    store.subscribe({ email, ...emailAsciiOf(email), firstName, lastName, source }, now, options),
+  save: (store, { email, firstName, lastName, source, page, attribution }, now, context) =>
+    signUp(store, { email, firstName, lastName, source, page, attribution }, now, context),
 });
 
 export const config: Config = { path: '/api/newsletter/subscribe' };

@@ -1,13 +1,14 @@
 import type { Config } from '@netlify/functions';
 import { formHandler } from './_lib/form-endpoint';
-import { emailAsciiOf, SubscriberRequest } from '../src/shared/schemas';
+import { signUp } from './_lib/newsletter';
+import { SubscriberRequest } from '../src/shared/schemas';
 
 /** The newsletter form on blog posts. */
 export default formHandler({
   name: 'subscribers',
   schema: SubscriberRequest,
-  save: (store, { email, firstName, lastName, source }, now, options) =>
-    store.subscribe({ email, ...emailAsciiOf(email), firstName, lastName, source }, now, options),
+  save: (store, { email, firstName, lastName, source, page, attribution }, now, context) =>
+    signUp(store, { email, firstName, lastName, source, page, attribution }, now, context),
 });
 
 export const config: Config = { path: '/api/subscribers' };

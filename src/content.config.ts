@@ -118,4 +118,23 @@ const legal = defineCollection({
   schema: legalSchema,
 });
 
-export const collections = { sectors, miniApps, blog, legal };
+/** A guide's front matter; the markdown body is the guide itself. */
+export const guideSchema = z.object({
+  /** The guide's heading, page title and the link text of the e-mail that sends it. */
+  title: z.string().trim().min(10).max(90),
+  /** What the reader gets from it, under the title and as the meta description. */
+  summary: seoSummary,
+  /** Who it is written for, shown under the summary. */
+  audience: z.string().trim().min(10).max(160),
+  /** When the guide was last checked against the products it describes, YYYY-MM-DD; shown, and printed. */
+  updatedDate: z.coerce.date(),
+});
+
+const guides = defineCollection({
+  // Guides are unlisted pages at /guides/<file name>, sent by e-mail to the people who ask for
+  // them (src/shared/pages.ts GUIDE_PATHS) and made to print.
+  loader: glob({ pattern: '*.md', base: './content/guides' }),
+  schema: guideSchema,
+});
+
+export const collections = { sectors, miniApps, blog, legal, guides };

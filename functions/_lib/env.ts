@@ -1,5 +1,6 @@
 /** The functions' environment, parsed once with zod: a wrong value is an error that names it. */
 import { z } from 'zod';
+import { Email } from '../../src/shared/schemas';
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
@@ -21,12 +22,38 @@ const EnvSchema = z
     ),
     /** A plain admin password: accepted only off Netlify, for local use. */
     ADMIN_PASSWORD: optional(z.string().min(1)),
-    /** Signs admin session cookies: at least 32 random characters. */
+    /** Signs admin session cookies (and, through a derived key, the newsletter's links): at least 32 random characters. */
     SESSION_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
+    /** The SMTP server that sends the site's e-mail: `smtps://user:pass@smtp.example.com:465`. */
+    SMTP_URL: optional(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })),
+    /** The sender of every e-mail: `Loopwork <hello@loopwork.example>` or a bare address. */
+    MAIL_FROM: optional(z.string().max(320)),
+    /** Who is told about each lead: one or more addresses, separated by commas. */
+    LEADS_NOTIFY_TO: optional(
+      z
+        .string()
+        .transform((value) =>
+          value
+            .split(',')
+            .map((address) => address.trim())
+            .filter(Boolean),
+        )
+        .pipe(z.array(Email, { error: 'must be e-mail addresses separated by commas' }).min(1)),
+    ),
+    /** Where each lead and confirmed subscriber is POSTed, signed per Standard Webhooks. */
+    LEAD_WEBHOOK_URL: optional(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })),
+    /** The webhook's signing secret: `whsec_` and base64, as Standard Webhooks receivers expect. */
+    LEAD_WEBHOOK_SECRET: optional(
+      z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ followed by at least 24 bytes in base64'),
+    ),
   })
   .refine((env) => Boolean(env.UPSTASH_REDIS_REST_URL) === Boolean(env.UPSTASH_REDIS_REST_TOKEN), {
     message: 'Set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',
     path: ['UPSTASH_REDIS_REST_TOKEN'],
+  })
+  .refine((env) => !env.LEAD_WEBHOOK_URL || Boolean(env.LEAD_WEBHOOK_SECRET), {
+    message: 'LEAD_WEBHOOK_URL needs LEAD_WEBHOOK_SECRET (whsec_…) to sign what it sends',
+    path: ['LEAD_WEBHOOK_SECRET'],
   });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,7 +1,8 @@
 /**
  * The one pipeline every form endpoint runs: method and content checks → rate limit on the
- * client IP → the shared schema → honeypot → store. Answers are JSON; failures never carry
- * internal detail, and a store that fails or is slow answers 503 within seconds.
+ * client IP → the shared schema → honeypot → store (record and outbox entries in one step) →
+ * answer, then delivery. Answers are JSON; failures never carry internal detail, and a store that
+ * fails or is slow answers 503 within seconds.
  *
  * A submission may carry an `Idempotency-Key` header (the site's forms send one, kept across
  * retries of the same content). A write that timed out here may still commit in the store a
@@ -14,12 +15,22 @@ import { endpoint, errorResponse, HttpError, json, parseWith, readJsonBody, requ
 import { HONEYPOT_FIELD } from '../../src/shared/schemas';
 import { getRateLimiter, getStore } from './store/get-store';
 import type { StoreVerbs, WriteOptions } from './store/types';
+import { deliverySettings } from './delivery-settings';
+import type { DeliverySettings } from './mail/messages';
+import { deliverNow } from './outbox';
+
+/** What a form's save needs besides its data: where deliveries go and what their links point at. */
+export interface SaveContext {
+  options: WriteOptions;
+  delivery: DeliverySettings;
+}
 
 export interface FormEndpoint<S extends z.ZodType> {
   /** Short name for logs, rate-limit keys, honeypot counts and the scope of idempotency keys. */
   name: string;
   schema: S;
-  save: (store: StoreVerbs, data: z.infer<S>, now: Date, options: WriteOptions) => Promise<unknown>;
+  /** Stores the submission with its outbox entries in one step; answers the ids of the entries it queued. */
+  save: (store: StoreVerbs, data: z.infer<S>, now: Date, context: SaveContext) => Promise<string[]>;
 }
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -68,7 +79,17 @@ export function formHandler<S extends z.ZodType>(form: FormEndpoint<S>): Handler
     }
     // Keys are scoped per endpoint: the same key sent to two endpoints is two submissions.
     const options: WriteOptions = idempotencyKey ? { idempotencyKey: `${form.name}:${idempotencyKey}` } : {};
-    await form.save(store, data, now, options);
+    const queued = await form.save(store, data, now, { options, delivery: deliverySettings(req, context) });
+    // Delivered after the answer: the person never waits for SMTP or a webhook, and whatever fails
+    // here is retried by the scheduled sweep.
+    if (queued.length > 0)
+      context.waitUntil(
+        deliverNow(store, queued).catch((error: unknown) => {
+          console.error(
+            `[${form.name}] delivery after the answer failed: ${error instanceof Error ? error.name : 'unknown'}`,
+          );
+        }),
+      );
     return json(201, { ok: true });
   });
 }

@@ -70,18 +70,10 @@ function charsetOf(value: string | null): string | undefined {
 }
 
 /**
- * Reads a JSON body of at most LIMITS.bodyBytes, counting bytes as they arrive so that a
+ * Reads a body of at most LIMITS.bodyBytes as UTF-8 text, counting bytes as they arrive so that a
  * body with a false or missing Content-Length cannot make us buffer more.
  */
-export async function readJsonBody(req: Request): Promise<unknown> {
-  if (!isJsonContentType(req.headers.get('content-type'))) {
-    throw new HttpError(errorResponse(415, 'Send the body as JSON with Content-Type: application/json'));
-  }
-  // JSON is UTF-8 (RFC 8259): a body in another charset would be decoded into replacement characters.
-  const charset = charsetOf(req.headers.get('content-type'));
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new HttpError(errorResponse(415, `Send the body as UTF-8 (charset=utf-8), not ${charset.slice(0, 40)}`));
-  }
+export async function readBoundedText(req: Request): Promise<string> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (declared > LIMITS.bodyBytes)
     throw new HttpError(errorResponse(413, `The body is larger than ${LIMITS.bodyBytes} bytes`));
@@ -101,12 +93,24 @@ export async function readJsonBody(req: Request): Promise<unknown> {
       chunks.push(value);
     }
   }
-  let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
     throw new HttpError(errorResponse(400, 'The body is not valid UTF-8'));
   }
+}
+
+/** Reads a JSON body of at most LIMITS.bodyBytes (see readBoundedText). */
+export async function readJsonBody(req: Request): Promise<unknown> {
+  if (!isJsonContentType(req.headers.get('content-type'))) {
+    throw new HttpError(errorResponse(415, 'Send the body as JSON with Content-Type: application/json'));
+  }
+  // JSON is UTF-8 (RFC 8259): a body in another charset would be decoded into replacement characters.
+  const charset = charsetOf(req.headers.get('content-type'));
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new HttpError(errorResponse(415, `Send the body as UTF-8 (charset=utf-8), not ${charset.slice(0, 40)}`));
+  }
+  const text = await readBoundedText(req);
   if (text.trim() === '') throw new HttpError(errorResponse(400, 'The body is empty; send a JSON object'));
   try {
     return JSON.parse(text);

@@ -1,12 +1,16 @@
 /**
  * Fills the local store with made-up subscribers and leads, spread over the last 120 days, to
- * see the admin dashboard at scale. Uses Upstash when UPSTASH_REDIS_REST_* are set (never point
- * it at production), otherwise the embedded store (.data/ or LOCAL_STORE_DIR).
+ * see the admin dashboard at scale: most subscribers confirmed, some pending or unsubscribed, and
+ * a share of both arriving from a few campaigns. Nothing is queued for delivery, so no e-mail is
+ * written or sent for them. Uses Upstash when UPSTASH_REDIS_REST_* are set (never point it at
+ * production), otherwise the embedded store (.data/ or LOCAL_STORE_DIR).
  *
  *   npm run seed -- --subscribers 10000 --leads 10000
  */
 import { parseArgs } from 'node:util';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Attribution } from '../../src/shared/records.ts';
 import type * as StoreModule from '../../functions/_lib/store/get-store.ts';
 import { importBundled } from '../harness/functions.ts';
 import { PROJECT_ROOT } from '../harness/project.ts';
@@ -40,6 +44,34 @@ const LAST = [
 const SUBSCRIBER_SOURCES = ['website_footer', 'newsletter_footer'];
 const LEAD_SOURCES = ['contact_form', 'zoho_guide'];
 const DAY_MS = 86_400_000;
+/** First touches, in turn: three campaigns, a search engine, and direct visits (no attribution). */
+const ORIGINS: (Attribution | undefined)[] = [
+  {
+    utm_source: 'linkedin',
+    utm_medium: 'social',
+    utm_campaign: 'spring-launch',
+    landingPage: '/zoho?utm_source=linkedin&utm_medium=social&utm_campaign=spring-launch',
+    referrer: 'www.linkedin.com',
+  },
+  {
+    utm_source: 'newsletter',
+    utm_medium: 'email',
+    utm_campaign: 'november-issue',
+    landingPage: '/blog/what-to-automate-first?utm_source=newsletter&utm_medium=email&utm_campaign=november-issue',
+  },
+  {
+    utm_source: 'google',
+    utm_medium: 'cpc',
+    utm_campaign: 'zoho-workflows',
+    utm_term: 'zoho google workspace',
+    landingPage: '/zoho?utm_source=google&utm_medium=cpc&utm_campaign=zoho-workflows&utm_term=zoho+google+workspace',
+  },
+  { referrer: 'www.google.com', landingPage: '/sectors/saas' },
+  undefined,
+  undefined,
+];
+const LEAD_PAGES: Record<string, string> = { contact_form: '/contact', zoho_guide: '/zoho' };
+const SUBSCRIBER_PAGES = ['/', '/blog/what-to-automate-first'];
 
 const pick = <T>(list: T[], index: number): T => list[index % list.length] as T;
 
@@ -64,16 +96,25 @@ export async function seedStore({
   for (let start = 0; start < subscribers; start += CHUNK) {
     const batch = [];
     for (let index = start; index < Math.min(subscribers, start + CHUNK); index += 1) {
+      const subscribed = when(index, subscribers);
+      const input = {
+        email: `seed-${index}@example.com`,
+        firstName: pick(FIRST, index),
+        lastName: pick(LAST, index * 7),
+        source: pick(SUBSCRIBER_SOURCES, index * 3),
+      };
       batch.push(
-        backend.store.subscribe(
-          {
-            email: `seed-${index}@example.com`,
-            firstName: pick(FIRST, index),
-            lastName: pick(LAST, index * 7),
-            source: pick(SUBSCRIBER_SOURCES, index * 3),
-          },
-          when(index, subscribers),
-        ),
+        (async () => {
+          await backend.store.subscribe(
+            { ...input, page: pick(SUBSCRIBER_PAGES, index), attribution: pick(ORIGINS, index * 5) },
+            subscribed,
+          );
+          // One in ten never opens the confirmation link; one in twenty confirms and later leaves.
+          if (index % 10 === 3) return;
+          await backend.store.confirmSubscriber(input, new Date(subscribed.getTime() + 3_600_000));
+          if (index % 20 === 7)
+            await backend.store.unsubscribe(input.email, new Date(subscribed.getTime() + 7_200_000));
+        })(),
       );
     }
     await Promise.all(batch);
@@ -82,13 +123,16 @@ export async function seedStore({
     const batch = [];
     for (let index = start; index < Math.min(leads, start + CHUNK); index += 1) {
       const name = `${pick(FIRST, index * 5)} ${pick(LAST, index)}`;
+      const source = pick(LEAD_SOURCES, index);
       batch.push(
         backend.store.createLead(
           {
             name,
             email: `lead-${index}@example.com`,
-            source: pick(LEAD_SOURCES, index),
+            source,
             notes: `Seeded lead ${index}: wants to automate invoicing.`,
+            page: LEAD_PAGES[source],
+            attribution: pick(ORIGINS, index),
           },
           when(index, leads),
         ),
@@ -99,7 +143,7 @@ export async function seedStore({
   return backend.kind;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.join(PROJECT_ROOT, 'scripts', 'seed-store.ts')) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
     options: { subscribers: { type: 'string', default: '10000' }, leads: { type: 'string', default: '10000' } },
   });

@@ -1,12 +1,15 @@
 /**
  * Benchmarks the /api on the local production server: requests per second and p50/p99 latency
- * for a content GET and a newsletter subscription, with the embedded store and with Redis (a
- * real redis-server behind the Upstash REST bridge the tests use), plus the size of each function
- * with its dependencies as one esbuild bundle (a measure of the code it loads; Netlify itself
- * ships v2 functions traced by nft, not bundled).
+ * for a content GET, a newsletter subscription and a lead, with the embedded store and with Redis
+ * (a real redis-server behind the Upstash REST bridge the tests use), each without and with
+ * delivery configured (SMTP_URL to a real SMTP server and a signed webhook to a real receiver,
+ * both on 127.0.0.1: every subscription then sends a confirmation, every lead a notification and
+ * a webhook, after its answer). Plus the size of each function with its dependencies as one
+ * esbuild bundle (a measure of the code it loads; Netlify itself ships v2 functions traced by nft).
  *
  *   npm run bench:api            (builds first)
  *   BENCH_SECONDS=10 npm run bench:api
+ *   BENCH_DELIVERY=off npm run bench:api      (only without delivery; `on` only with it)
  */
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
@@ -14,13 +17,17 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
 import { startRedisServer } from '../harness/redis-server.ts';
+import { startSmtpSink } from '../harness/smtp-sink.ts';
+import { startWebhookReceiver } from '../harness/webhook-receiver.ts';
 import { startSiteServer } from '../harness/site-server.ts';
 import { startUpstashBridge } from '../harness/upstash-bridge.ts';
 import { PROJECT_ROOT } from '../harness/project.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const DELIVERY = process.env.BENCH_DELIVERY ?? 'both';
 
 interface Row {
   store: string;
@@ -57,6 +64,21 @@ async function benchServer(store: string, env: Record<string, string>): Promise<
         idReplacement: true,
       }),
     );
+    rows.push(
+      await measure(`${url}/api/leads/create`, 'POST /api/leads/create', store, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'Bench Lead',
+          email: 'lead-[<id>]@example.com',
+          source: 'contact_form',
+          notes: 'We would like to automate our invoicing.',
+          page: '/contact',
+          attribution: { utm_source: 'bench', utm_campaign: 'load' },
+        }),
+        idReplacement: true,
+      }),
+    );
     return rows;
   } finally {
     server.stop();
@@ -84,27 +106,48 @@ async function functionSizes(): Promise<{ name: string; bytes: number; gzip: num
 }
 
 const rows: Row[] = [];
-const embeddedDir = mkdtempSync(path.join(tmpdir(), 'bench-store-'));
-try {
-  rows.push(...(await benchServer('embedded', { LOCAL_STORE_DIR: embeddedDir })));
-} finally {
-  rmSync(embeddedDir, { recursive: true, force: true });
+const smtp = await startSmtpSink({ keep: false });
+const receiver = await startWebhookReceiver();
+const delivery = {
+  SMTP_URL: smtp.url,
+  MAIL_FROM: 'Bench <bench@loopwork.example>',
+  LEADS_NOTIFY_TO: 'team@loopwork.example',
+  LEAD_WEBHOOK_URL: receiver.url,
+  LEAD_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
+};
+const modes: [string, Record<string, string>][] = [
+  ...(DELIVERY === 'on' ? [] : [['', {}] as [string, Record<string, string>]]),
+  ...(DELIVERY === 'off' ? [] : [[', delivery on', delivery] as [string, Record<string, string>]]),
+];
+
+for (const [suffix, settings] of modes) {
+  const embeddedDir = mkdtempSync(path.join(tmpdir(), 'bench-store-'));
+  try {
+    rows.push(...(await benchServer(`embedded${suffix}`, { LOCAL_STORE_DIR: embeddedDir, ...settings })));
+  } finally {
+    rmSync(embeddedDir, { recursive: true, force: true });
+  }
 }
 
 const redis = await startRedisServer();
 const token = 'bench-token';
 const bridge = await startUpstashBridge({ redisUrl: redis.url, token });
 try {
-  rows.push(
-    ...(await benchServer('redis (REST bridge)', {
-      UPSTASH_REDIS_REST_URL: bridge.url,
-      UPSTASH_REDIS_REST_TOKEN: token,
-    })),
-  );
+  for (const [suffix, settings] of modes)
+    rows.push(
+      ...(await benchServer(`redis (REST bridge)${suffix}`, {
+        UPSTASH_REDIS_REST_URL: bridge.url,
+        UPSTASH_REDIS_REST_TOKEN: token,
+        ...settings,
+      })),
+    );
 } finally {
   await bridge.stop();
   await redis.stop();
 }
+const mails = smtp.received();
+const webhooks = receiver.requests.length;
+await Promise.all([smtp.stop(), receiver.stop()]);
 
 console.log(`\n/api on the local production server: ${CONNECTIONS} connections, ${SECONDS} s per run\n`);
 console.table(
@@ -117,6 +160,8 @@ console.table(
     'non-2xx': row.non2xx,
   })),
 );
+if (modes.some(([suffix]) => suffix))
+  console.log(`\nDelivered during the runs with delivery on: ${mails} e-mails, ${webhooks} webhooks`);
 console.log('\nFunction bundles (esbuild, dependencies included, not minified)\n');
 console.table(
   (await functionSizes()).map((size) => ({

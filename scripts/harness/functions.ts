@@ -9,7 +9,16 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The parts of Netlify's Context the functions use, as the platform fills them. */
-export function createContext({ ip, params = {} }: { ip: string; params?: Record<string, string> }): Context {
+export function createContext({
+  ip,
+  params = {},
+  waitUntil = (promise) => void promise.catch(() => undefined),
+}: {
+  ip: string;
+  params?: Record<string, string>;
+  /** What becomes of work a function hands to context.waitUntil: by default it runs on, unobserved; tests collect it to await it. */
+  waitUntil?: (promise: Promise<unknown>) => void;
+}): Context {
   const context = {
     ip,
     params,
@@ -19,7 +28,7 @@ export function createContext({ ip, params = {} }: { ip: string; params?: Record
     site: {},
     account: {},
     server: { region: 'local' },
-    waitUntil: (promise: Promise<unknown>) => void promise.catch(() => undefined),
+    waitUntil,
   };
   // The fields above are all a function here may read; the rest of Context (cookies, next,
   // rewrite…) belongs to edge or framework functions.

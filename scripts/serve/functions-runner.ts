@@ -13,6 +13,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createContext } from '../harness/functions.ts';
+import { parseSchedule } from './cron.ts';
 
 type Handler = (request: Request, context: Context) => Promise<Response> | Response;
 
@@ -37,9 +38,54 @@ export function compilePath(route: string): RegExp {
 export interface FunctionsRunner {
   /** The function's answer, or undefined when no function owns the path. */
   handle: (request: Request, ip: string) => Promise<Response | undefined>;
+  /** Stops running the scheduled functions. */
+  stop: () => void;
 }
 
-export async function loadFunctions(projectRoot: string): Promise<FunctionsRunner> {
+interface Scheduled {
+  name: string;
+  matches: (date: Date) => boolean;
+  handler: Handler;
+  running: boolean;
+}
+
+/**
+ * Runs scheduled functions at the start of each minute their schedule matches, as Netlify does
+ * on a published deploy: a POST with `{ next_run }`, no client. A run still going when the next
+ * is due is not started twice.
+ */
+function startScheduler(jobs: Scheduled[], origin: () => string): () => void {
+  if (jobs.length === 0) return () => undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    const now = new Date();
+    const next = new Date(Math.floor(now.getTime() / 60_000) * 60_000 + 60_000);
+    for (const job of jobs) {
+      if (job.running || !job.matches(now)) continue;
+      job.running = true;
+      const request = new Request(new URL('/.netlify/functions/' + job.name, origin()), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ next_run: next.toISOString() }),
+      });
+      void Promise.resolve()
+        .then(() => job.handler(request, createContext({ ip: '' })))
+        .catch((error: unknown) => console.error(`[schedule] ${job.name} failed`, error))
+        .finally(() => {
+          job.running = false;
+        });
+    }
+    timer = setTimeout(tick, next.getTime() - Date.now());
+  };
+  // The first run comes at once, so what waited while the server was down goes out on start.
+  tick();
+  return () => clearTimeout(timer);
+}
+
+export async function loadFunctions(
+  projectRoot: string,
+  { origin = () => 'http://localhost:4321' }: { origin?: () => string } = {},
+): Promise<FunctionsRunner> {
   // This runner is the local server's: the functions it loads may use the embedded store and a
   // plain ADMIN_PASSWORD. On Netlify nothing sets this, so a deployed function fails closed.
   process.env.SITE_LOCAL_RUN = 'true';
@@ -65,6 +111,7 @@ export async function loadFunctions(projectRoot: string): Promise<FunctionsRunne
   }
 
   const routes: Route[] = [];
+  const scheduled: Scheduled[] = [];
   const version = Date.now();
   for (const entry of entryPoints) {
     const built = path.join(outdir, `${path.basename(entry).replace(/\.[^.]+$/, '')}.mjs`);
@@ -72,12 +119,18 @@ export async function loadFunctions(projectRoot: string): Promise<FunctionsRunne
       default?: Handler;
       config?: Config;
     };
+    if (module.default && module.config?.schedule) {
+      const name = path.basename(entry).replace(/\.[^.]+$/, '');
+      scheduled.push({ name, matches: parseSchedule(module.config.schedule), handler: module.default, running: false });
+    }
     if (!module.default || !module.config?.path) continue;
     const paths = Array.isArray(module.config.path) ? module.config.path : [module.config.path];
     for (const route of paths) routes.push({ pattern: compilePath(route), handler: module.default });
   }
 
+  const stop = startScheduler(scheduled, origin);
   return {
+    stop,
     async handle(request, ip) {
       const { pathname } = new URL(request.url);
       for (const { pattern, handler } of routes) {

@@ -14,8 +14,15 @@ import { startServer } from './serve.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'site-server-'));
 process.on('exit', () => rmSync(root, { recursive: true, force: true }));
-// src/shared too: the functions import the form schemas and record types from there.
-for (const entry of ['functions', path.join('src', 'shared'), 'netlify.toml', 'package.json'])
+// src/shared and the site config too: the functions import the form schemas and record types,
+// and their e-mails the brand, from there.
+for (const entry of [
+  'functions',
+  path.join('src', 'shared'),
+  path.join('src', 'site.config.ts'),
+  'netlify.toml',
+  'package.json',
+])
   cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
 for (const entry of ['dist', 'node_modules']) symlinkSync(path.join(PROJECT_ROOT, entry), path.join(root, entry));
 await startServer({ projectRoot: root });

@@ -103,7 +103,7 @@ export async function startServer({
     functions: { enabled: false },
   });
   await netlify.start();
-  const functions = await loadFunctions(projectRoot);
+  const functions = await loadFunctions(projectRoot, { origin: () => `http://${host}:${port}` });
 
   const publishDir = path.join(projectRoot, 'dist');
   // The same parser as NetlifyDev's, to read a matched rule's status.
@@ -237,6 +237,9 @@ export async function startServer({
       res.end(JSON.stringify({ error: 'Internal server error' }));
     }
   });
+
+  // Scheduled functions (the outbox sweep) run while the server does.
+  server.on('close', () => functions.stop());
 
   server.listen(port, host, () => {
     console.log(`Serving the production build at http://${host}:${port}`);

@@ -3,6 +3,7 @@
  * turned into an error whose message is "status: body" (or the status text when the body is empty).
  */
 import type { QueryFunction } from '@tanstack/react-query';
+import { VISIT_KEY } from './visit-key';
 
 export class ApiError extends Error {
   constructor(
@@ -52,12 +53,31 @@ function newKey(): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** POSTs a form's values as JSON with an `Idempotency-Key`; any non-OK answer throws, as apiRequest does. */
+/**
+ * The page a form is on and the session's first touch, as BaseLayout's script keeps them
+ * (src/lib/attribution.ts); nothing when storage is unavailable. The server checks every field.
+ */
+function visit(): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(sessionStorage.getItem(VISIT_KEY) ?? 'null');
+    if (typeof value !== 'object' || value === null) return {};
+    const { page, attribution } = value as Record<string, unknown>;
+    return { page, attribution };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * POSTs a form's values as JSON with an `Idempotency-Key`, plus `page` and `attribution` (the
+ * visit); any non-OK answer throws, as apiRequest does.
+ */
 export async function submitForm(url: string, data: Record<string, unknown>): Promise<Response> {
   const submission = `${url} ${JSON.stringify(data)}`;
   const key = pendingKeys.get(submission) ?? newKey();
   pendingKeys.set(submission, key);
-  const response = await apiRequest('POST', url, data, { 'Idempotency-Key': key });
+  const body = { ...visit(), ...data };
+  const response = await apiRequest('POST', url, body, { 'Idempotency-Key': key });
   pendingKeys.delete(submission);
   return response;
 }

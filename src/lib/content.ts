@@ -84,6 +84,13 @@ export async function getPublishedPosts(): Promise<Post[]> {
   );
 }
 
+export type Guide = CollectionEntry<'guides'>;
+
+/** Every guide, by file name. */
+export async function getGuides(): Promise<Guide[]> {
+  return (await getCollection('guides')).sort((a, b) => a.id.localeCompare(b.id));
+}
+
 /** The privacy policy entry; its absence is a build error. */
 export async function getPrivacyPolicy(): Promise<CollectionEntry<'legal'>> {
   const entry = await getEntry('legal', 'privacy-policy');

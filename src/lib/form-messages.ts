@@ -3,6 +3,8 @@ export const NEWSLETTER_SUCCESS = {
   title: 'Subscribed successfully!',
   description: 'Thank you for subscribing to our newsletter.',
 } as const;
+/** Said after the success toast's description: a new subscriber confirms through an e-mailed link (double opt-in). */
+export const NEWSLETTER_CHECK_INBOX = 'Please check your inbox and confirm with the link we sent you.';
 export const NEWSLETTER_FAILURE = {
   title: 'Subscription failed',
   description: 'There was an error subscribing to the newsletter. Please try again.',

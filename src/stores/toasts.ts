@@ -15,6 +15,8 @@ const REMOVE_DELAY = 1_000_000;
 export interface ToastInput {
   title: string;
   description?: string;
+  /** A second line under the description, for what the person should do next. */
+  note?: string;
   variant?: 'default' | 'destructive';
 }
 

@@ -83,6 +83,7 @@ describe('the CMS configuration', () => {
     ['blog', 'content/blog', 'blog/{{slug}}'],
     ['sectors', 'content/sectors', 'sectors/{{slug}}'],
     ['miniApps', 'content/mini-apps', 'mini-apps/{{slug}}'],
+    ['guides', 'content/guides', 'guides/{{slug}}'],
   ])('%s edits %s and previews at %s', (name, folder, previewPath) => {
     expect(collection(name)).toMatchObject({ folder, preview_path: previewPath });
   });
@@ -153,5 +154,21 @@ describe('schema drift', () => {
       'The CMS fields (src/lib/cms/collections.ts) do not match the content schemas (src/content.config.ts):',
     );
     expect(output).toContain('blog.readingMinutes: required in the content schema, missing from the CMS');
+  });
+
+  test('a new content collection without a CMS collection stops the build, naming it', () => {
+    site?.remove();
+    site = copySite();
+    const file = site.file('src/content.config.ts');
+    const schemas = readFileSync(file, 'utf8');
+    const changed = schemas.replace(
+      'export const collections = {',
+      "const faq = defineCollection({\n  loader: glob({ pattern: '*.md', base: './content/faq' }),\n  schema: z.object({ question: z.string() }),\n});\n\nexport const collections = {\n  faq,",
+    );
+    expect(changed).not.toBe(schemas);
+    writeFileSync(file, changed);
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('faq: a content collection, missing from the CMS');
   });
 });

@@ -36,6 +36,15 @@ describe('content validation at build time', () => {
     expect(output).toContain('"properties"');
   });
 
+  test('a guide without its summary fails the build, naming the file and the field', () => {
+    site = copySite();
+    edit(site, 'content/guides/zoho-google-workspace.md', (text) => text.replace(/^summary: .*$/m, ''));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/guides/zoho-google-workspace.md');
+    expect(output).toMatch(/summary/);
+  });
+
   test('a blog post with a malformed date fails the build, naming the file and the field', () => {
     site = copySite();
     edit(site, 'content/blog/what-to-automate-first.md', (text) =>

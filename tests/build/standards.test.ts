@@ -12,6 +12,7 @@ import { LinkChecker } from 'linkinator';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSiteServer, type SiteServer } from '../../scripts/harness/site-server';
 import { builtPages, DIST, servedPath } from '../support/dist';
+import { UNLISTED_ROUTES } from '../support/routes';
 import { PROJECT_ROOT } from '../../scripts/harness/project';
 
 const VNU = path.join(PROJECT_ROOT, 'node_modules', 'vnu-jar', 'build', 'dist', 'vnu.jar');
@@ -21,7 +22,8 @@ const htmlFiles = () => builtPages().map((page) => path.join(DIST, page));
 
 /** The URL path of a built page: dist/blog/x.html → /blog/x (and dist/blog.html → /blog). */
 const pathOf = (file: string) => servedPath(path.relative(DIST, file).split(path.sep).join('/'));
-const isUnlisted = (pathname: string) => /(^|\/)404$|^\/admin/.test(pathname);
+/** A page marked noindex (not-found pages, the admin, the pages sent by e-mail): the sitemap leaves it out. */
+const isNoindex = (file: string) => /<meta name="robots" content="noindex\b/.test(readFileSync(file, 'utf8'));
 const xml = new XMLParser({ ignoreAttributes: false });
 const pathsOf = (urls: string[]) => urls.map((url) => new URL(url).pathname).sort();
 
@@ -36,11 +38,11 @@ test('every built page is valid HTML (Nu Html Checker)', () => {
 
 describe('sitemap, robots.txt and RSS', () => {
   const publicPages = htmlFiles()
+    .filter((file) => !isNoindex(file))
     .map(pathOf)
-    .filter((pathname) => !isUnlisted(pathname))
     .sort();
 
-  test('the sitemap lists every public page and nothing else', () => {
+  test('the sitemap lists every page not marked noindex, and nothing else', () => {
     const index = xml.parse(readFileSync(path.join(DIST, 'sitemap-index.xml'), 'utf8')) as {
       sitemapindex: { sitemap: { loc: string } | { loc: string }[] };
     };
@@ -150,9 +152,20 @@ describe('links', () => {
       result.links.filter((link) => link.state === 'OK').map((link) => new URL(link.url).pathname),
     );
     const pages = htmlFiles()
-      .map(pathOf)
-      .filter((pathname) => !isUnlisted(pathname));
+      .filter((file) => !isNoindex(file))
+      .map(pathOf);
     expect(pages.length).toBeGreaterThan(20);
     expect(pages.filter((pathname) => !reached.has(pathname))).toEqual([]);
   }, 120_000);
+
+  test.each(UNLISTED_ROUTES)('no link, image or anchor of %s, which no page links to, is broken', async (route) => {
+    const result = await new LinkChecker().check({
+      path: `${origin}${route}`,
+      checkFragments: true,
+      linksToSkip: async (link: string) => !link.startsWith(origin),
+    });
+    const checked = result.links.filter((link) => link.state !== 'SKIPPED');
+    expect(checked.length).toBeGreaterThan(10);
+    expect(checked.filter((link) => link.state === 'BROKEN').map((link) => `${link.status} ${link.url}`)).toEqual([]);
+  });
 });

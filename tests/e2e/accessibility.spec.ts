@@ -1,17 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { NEWSLETTER_PATHS } from '../../src/shared/pages';
+import { expectNoViolations } from '../support/axe';
+import { linkTo, mailsTo } from '../support/e2e-outbox';
 import { ALL_ROUTES, POSTS_WITH_TABLE } from '../support/routes';
-
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function expectNoViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  expect(
-    violations.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    ),
-  ).toEqual([]);
-}
 
 test.describe('no WCAG 2.2 A/AA violation', () => {
   for (const route of [...ALL_ROUTES, '/no-such-page']) {
@@ -65,6 +56,24 @@ test.describe('no WCAG 2.2 A/AA violation', () => {
     await newsletter.getByLabel('E-mail').fill(`axe.${Date.now()}@example.com`);
     await newsletter.getByRole('button', { name: 'Subscribe' }).click();
     await expect(page.getByRole('region', { name: 'Notification' }).getByRole('listitem')).toBeVisible();
+    await expectNoViolations(page);
+  });
+
+  test('with the newsletter link pages showing their outcome', async ({ page, request }) => {
+    const email = `axe.optin.${Date.now()}@example.com`;
+    const subscribed = await request.post('/api/newsletter/subscribe', {
+      data: { email, firstName: 'Ada Lovelace', source: 'website_footer' },
+    });
+    expect(subscribed.ok()).toBe(true);
+    await expect.poll(async () => (await mailsTo(email)).length).toBe(1);
+    const [mail] = await mailsTo(email);
+    if (!mail) throw new Error(`no e-mail to ${email}`);
+    await page.goto(linkTo(mail, NEWSLETTER_PATHS.confirm));
+    await expect(page.getByRole('heading', { name: 'Your subscription is confirmed' })).toBeFocused();
+    await expectNoViolations(page);
+    await page.goto(linkTo(mail, NEWSLETTER_PATHS.unsubscribe));
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeFocused();
     await expectNoViolations(page);
   });
 

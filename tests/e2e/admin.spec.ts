@@ -49,6 +49,8 @@ test('the owner sees what was just submitted, keeps the session on reload, expor
   const subscribers = page.locator('section[aria-labelledby="subscribers-title"]');
   await expect(leads.getByRole('row', { name: new RegExp(leadEmail) })).toBeVisible();
   await expect(subscribers.getByRole('row', { name: new RegExp(subscriberEmail) })).toBeVisible();
+  // Until they open the e-mailed link, a new subscriber is pending.
+  await expect(subscribers.getByRole('row', { name: new RegExp(subscriberEmail) })).toContainText('Pending');
   // The hostile name is text, not markup, and nothing ran.
   await expect(
     leads.getByRole('row', { name: new RegExp(leadEmail) }).getByRole('cell', { name: hostileName, exact: true }),
@@ -69,10 +71,13 @@ test('the owner sees what was just submitted, keeps the session on reload, expor
   const leadsCsv = readFileSync((await (await leadsDownload).path()) ?? '', 'utf8');
   expect(leadsCsv).toContain(leadEmail);
   // A byte order mark first, so Excel reads accented names as UTF-8.
-  expect(leadsCsv.split('\r\n')[0]).toBe('\uFEFFcreated_at,name,email,company,source,notes,id');
+  expect(leadsCsv.split('\r\n')[0]).toBe(
+    '\uFEFFcreated_at,name,email,company,source,notes,page,landing_page,referrer,utm_source,utm_medium,utm_campaign,utm_term,utm_content,delivery,id',
+  );
   const subscribersDownload = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Export subscribers (CSV)' }).click();
-  expect(readFileSync((await (await subscribersDownload).path()) ?? '', 'utf8')).toContain(subscriberEmail);
+  const subscribersCsv = readFileSync((await (await subscribersDownload).path()) ?? '', 'utf8');
+  expect(subscribersCsv.split('\r\n').find((line) => line.includes(subscriberEmail))).toContain(',pending,');
 
   // Logout returns to the login form, for good.
   await page.getByRole('button', { name: 'Logout' }).click();

@@ -44,8 +44,11 @@ test.describe('newsletter form on a blog post', () => {
     await expect(form.getByRole('button', { name: 'Subscribing...' })).toBeDisabled();
 
     const toast = page.getByRole('region', { name: 'Notification' }).getByRole('listitem');
-    await expect(toast).toContainText('Subscribed successfully!');
-    await expect(toast).toContainText('Thank you for subscribing to our newsletter.');
+    // The specification's title and description, word for word, then the line about confirming.
+    await expect(toast.getByText('Subscribed successfully!', { exact: true })).toBeVisible();
+    await expect(toast).toContainText(
+      'Thank you for subscribing to our newsletter. Please check your inbox and confirm with the link we sent you.',
+    );
     await expect(form.getByLabel('First name')).toHaveValue('');
     await expect(form.getByLabel('E-mail')).toHaveValue('');
     await expect(form.getByRole('button', { name: 'Subscribe' })).toBeEnabled();

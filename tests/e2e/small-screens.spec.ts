@@ -1,52 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { overflow } from '../support/overflow';
 import { ALL_ROUTES, POSTS_WITH_TABLE } from '../support/routes';
 
 /** The narrowest phones still in use (320 px: iPhone SE of the first generation, small Android phones) and the most common width. */
 const WIDTHS = [320, 375];
-
-/**
- * What sticks out of a page `width` px wide: the document's own scroll width, and every element
- * whose box crosses either edge of the screen without a scrolling or clipping box around it
- * that fits (a table scrolling inside its own box is fine; a header wider than the screen is
- * not, even when `overflow: hidden` on the body would hide it from `scrollWidth`).
- */
-async function overflow(page: Page, width: number) {
-  return page.evaluate((limit) => {
-    const fits = (rect: DOMRect) => rect.left >= -0.5 && rect.right <= limit + 0.5;
-    // Visually hidden text (the skip link until focused) is clipped to nothing.
-    const clippedAway = (element: Element) => {
-      const style = getComputedStyle(element);
-      return style.clipPath !== 'none' || style.clip !== 'auto';
-    };
-    const clippedInside = (element: Element) => {
-      for (let box = element.parentElement; box && box !== document.body; box = box.parentElement) {
-        if (clippedAway(box)) return true;
-        if (getComputedStyle(box).overflowX !== 'visible') return fits(box.getBoundingClientRect());
-      }
-      return false;
-    };
-    const offenders = new Set<Element>();
-    for (const element of document.body.querySelectorAll('*')) {
-      const rect = element.getBoundingClientRect();
-      if (rect.width === 0 || rect.height === 0 || fits(rect)) continue;
-      // Wholly past the left edge is the usual way to hide a field from people (the forms' honeypot):
-      // nothing there can be scrolled to or seen.
-      if (rect.right <= 0 || clippedAway(element) || clippedInside(element)) continue;
-      offenders.add(element);
-    }
-    // The outermost offenders name the cause; their children only repeat it.
-    const causes = [...offenders]
-      .filter((element) => !element.parentElement || !offenders.has(element.parentElement))
-      .slice(0, 5)
-      .map((element) => {
-        const rect = element.getBoundingClientRect();
-        const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}`;
-        const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
-        return `${name} "${text}" from ${Math.round(rect.left)} to ${Math.round(rect.right)} px`;
-      });
-    return { scrollWidth: document.documentElement.scrollWidth, causes };
-  }, width);
-}
 
 for (const width of WIDTHS) {
   test.describe(`a ${width} px phone`, () => {

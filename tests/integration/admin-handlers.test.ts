@@ -385,6 +385,7 @@ describe('admin data endpoints', () => {
     for (const source of ['constructor', 'toString', 'valueOf', '__proto__', 'contact_form'])
       await store.createLead({ name: 'Ada', email: `${source}@example.com`, source }, now);
     await store.subscribe({ email: 'proto@example.com', firstName: 'Proto', source: 'constructor' }, now);
+    await store.confirmSubscriber({ email: 'proto@example.com', firstName: 'Proto', source: 'constructor' }, now);
     const { cookie } = await login();
     const overview = (await (await run(adminOverview, request('/api/admin/overview', { cookie }))).json()) as {
       totals: Record<'leads' | 'subscribers', Record<'total' | 'last7' | 'last30', unknown>>;
@@ -638,10 +639,19 @@ describe.each([
       [45, 'newsletter_footer'],
       [120, 'website_footer'],
     ];
-    for (const [index, [days, source]] of subscribers.entries())
-      await store.subscribe({ email: `sub-${index}@example.com`, firstName: `Sub ${index}`, source }, ago(days, index));
-    // A known address subscribing again through another form is not a new subscriber.
+    // Each confirms the day they subscribe: the totals count confirmed subscribers by the day they confirmed.
+    for (const [index, [days, source]] of subscribers.entries()) {
+      const person = { email: `sub-${index}@example.com`, firstName: `Sub ${index}`, source };
+      await store.subscribe(person, ago(days, index));
+      await store.confirmSubscriber(person, ago(days, index));
+    }
+    // A known address subscribing again through another form is not a new subscriber; its
+    // confirmation adds the form.
     await store.subscribe({ email: 'sub-0@example.com', firstName: 'Sub 0', source: 'newsletter_footer' }, ago(0));
+    await store.confirmSubscriber(
+      { email: 'sub-0@example.com', firstName: 'Sub 0', source: 'newsletter_footer' },
+      ago(0),
+    );
 
     const { cookie } = await login();
     const overview = await get<Overview>(adminOverview, '/api/admin/overview', cookie);

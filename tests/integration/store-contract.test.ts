@@ -79,45 +79,87 @@ describe.each([
       { email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', firstName: 'Jo', source: 'website_footer' },
       NOW,
     );
-    await store.subscribe(
-      { email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', firstName: 'Jo', source: 'newsletter_footer' },
-      LATER,
-    );
     expect(await store.getSubscriber('jo@bücher.de')).toMatchObject({
       email: 'jo@bücher.de',
       emailAscii: 'jo@xn--bcher-kva.de',
-      sources: ['website_footer', 'newsletter_footer'],
+      sources: ['website_footer'],
     });
     const lead = await store.createLead(
       { name: 'Jo', email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', source: 'zoho_guide' },
       NOW,
     );
-    expect(await store.listLeads({ offset: 0, limit: 5 })).toEqual([lead]);
+    expect(await store.listLeads({ offset: 0, limit: 5 })).toEqual([{ ...lead, delivery: [] }]);
     expect(lead.emailAscii).toBe('jo@xn--bcher-kva.de');
     await store.subscribe({ email: 'ada@example.com', firstName: 'Ada', source: 'website_footer' }, NOW);
     expect((await store.getSubscriber('ada@example.com'))?.emailAscii).toBeUndefined();
   });
 
-  test('keeps one record per e-mail: a second subscription updates it, adds the source and keeps createdAt', async () => {
+  test('keeps one record per e-mail, pending until confirmed: a second subscription changes nothing', async () => {
     const store = await adapter.fresh();
-    const first = await store.subscribe({ email: 'ada@example.com', firstName: 'Ada', source: 'website_footer' }, NOW);
+    const first = await store.subscribe(
+      { email: 'ada@example.com', firstName: 'Ada', source: 'website_footer', page: '/blog', policyDate: '2026-11-20' },
+      NOW,
+    );
     expect(first.created).toBe(true);
+    expect(first.subscriber).toEqual({
+      email: 'ada@example.com',
+      firstName: 'Ada',
+      sources: ['website_footer'],
+      createdAt: NOW.toISOString(),
+      updatedAt: NOW.toISOString(),
+      status: 'pending',
+      consent: { subscribedAt: NOW.toISOString(), form: 'website_footer', page: '/blog', policyDate: '2026-11-20' },
+    });
     const second = await store.subscribe(
-      { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', source: 'newsletter_footer' },
+      { email: 'ada@example.com', firstName: 'Mallory', lastName: 'Lovelace', source: 'newsletter_footer' },
       LATER,
     );
     expect(second.created).toBe(false);
-    expect(second.subscriber).toEqual({
-      email: 'ada@example.com',
+    expect(second.subscriber).toEqual(first.subscriber);
+    expect(await store.getSubscriber('ada@example.com')).toEqual(first.subscriber);
+    expect(await store.countSubscribers()).toBe(1);
+  });
+
+  test('a confirmation applies what the link carries, once; an unsubscription keeps the consent record', async () => {
+    const store = await adapter.fresh();
+    await store.subscribe({ email: 'ada@example.com', firstName: 'Ada', source: 'website_footer' }, NOW);
+    const confirmed = await store.confirmSubscriber(
+      {
+        email: 'ada@example.com',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        source: 'newsletter_footer',
+        policyDate: '2026-11-23',
+      },
+      LATER,
+    );
+    expect(confirmed?.changed).toBe(true);
+    expect(confirmed?.subscriber).toMatchObject({
       firstName: 'Ada',
       lastName: 'Lovelace',
       sources: ['website_footer', 'newsletter_footer'],
+      status: 'confirmed',
       createdAt: NOW.toISOString(),
-      updatedAt: LATER.toISOString(),
+      consent: { subscribedAt: NOW.toISOString(), confirmedAt: LATER.toISOString(), confirmedPolicyDate: '2026-11-23' },
     });
-    await store.subscribe({ email: 'ada@example.com', firstName: 'Ada', source: 'website_footer' }, LATER);
-    expect((await store.getSubscriber('ada@example.com'))?.sources).toEqual(['website_footer', 'newsletter_footer']);
-    expect(await store.countSubscribers()).toBe(1);
+    const again = await store.confirmSubscriber(
+      { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', source: 'newsletter_footer' },
+      LATER,
+    );
+    expect(again?.changed).toBe(false);
+    expect(await store.dailyCounts('confirmations', [dayOf(LATER)])).toEqual({
+      [dayOf(LATER)]: { website_footer: 1 },
+    });
+    const left = await store.unsubscribe('ada@example.com', LATER);
+    expect(left?.subscriber).toMatchObject({
+      status: 'unsubscribed',
+      consent: { confirmedAt: LATER.toISOString(), unsubscribedAt: LATER.toISOString() },
+    });
+    expect(await store.subscriberStatusCounts()).toEqual({ pending: 0, confirmed: 0, unsubscribed: 1 });
+    expect(
+      await store.confirmSubscriber({ email: 'nobody@example.com', firstName: 'N', source: 'website_footer' }, LATER),
+    ).toBeUndefined();
+    expect(await store.unsubscribe('nobody@example.com', LATER)).toBeUndefined();
   });
 
   test.each(['1234', 'true', 'null', '0', '[]', '{"a":1}', 'Zoë 🚀 Łukasz', '<img src=x onerror=alert(1)>'])(
@@ -136,7 +178,7 @@ describe.each([
         NOW,
       );
       const [listed] = await store.listLeads({ offset: 0, limit: 1 });
-      expect(listed).toEqual(lead);
+      expect(listed).toEqual({ ...lead, delivery: [] });
       expect(listed?.name).toBe(name);
     },
   );
@@ -166,10 +208,8 @@ describe.each([
     );
     expect(results.filter((result) => result.created)).toHaveLength(1);
     expect(await store.countSubscribers()).toBe(1);
-    expect((await store.getSubscriber('mixed.case@example.com'))?.sources.sort()).toEqual([
-      'newsletter_footer',
-      'website_footer',
-    ]);
+    // The first subscription made the record; the others changed nothing.
+    expect((await store.getSubscriber('mixed.case@example.com'))?.sources).toHaveLength(1);
   });
 
   test('200 concurrent leads leave 200 leads, each with its own id', async () => {
@@ -228,12 +268,17 @@ describe.each([
       await store.createLead({ name: 'null', email: `l${index}@example.com`, source: 'zoho_guide' }, LATER);
     }
     const days = [dayOf(NOW), dayOf(LATER)];
+    await store.confirmSubscriber({ email: 'd1@example.com', firstName: '1234', source: 'website_footer' }, LATER);
     const view = await store.dashboard(days, { offset: 0, limit: 2 });
     expect(view).toEqual({
       subscriberTotal: 3,
+      subscriberStatus: { pending: 2, confirmed: 1, unsubscribed: 0 },
       leadTotal: 3,
       subscriberDaily: await store.dailyCounts('subscribers', days),
+      confirmationDaily: { [dayOf(LATER)]: { website_footer: 1 } },
       leadDaily: await store.dailyCounts('leads', days),
+      outbox: { pending: 0, dead: 0 },
+      campaignCounts: { leads: { '(none)\t(none)\t(none)': 3 }, subscribers: { '(none)\t(none)\t(none)': 3 } },
       subscribers: await store.listSubscribers({ offset: 0, limit: 2 }),
       leads: await store.listLeads({ offset: 0, limit: 2 }),
     });
@@ -302,7 +347,12 @@ describe.each([
       LATER,
       { idempotencyKey: 'subscribers:key-1' },
     );
-    expect(repeated).toEqual({ subscriber: subscribed.subscriber, created: false, repeated: true });
+    expect(repeated).toEqual({
+      subscriber: subscribed.subscriber,
+      created: false,
+      repeated: true,
+      confirmationQueued: false,
+    });
     expect(await store.getSubscriber('once@example.com')).toEqual(subscribed.subscriber);
   });
 
@@ -322,10 +372,11 @@ describe.each([
       LATER,
       { idempotencyKey: 'subscribers:key-b' },
     );
+    // Not a repeat: the second subscription is considered (and, as any re-subscription, changes nothing).
     expect(second).toMatchObject({
       created: false,
       repeated: false,
-      subscriber: { firstName: 'B', sources: ['website_footer', 'newsletter_footer'] },
+      subscriber: { firstName: 'A', sources: ['website_footer'] },
     });
   });
 
@@ -370,6 +421,6 @@ describe.each([
     );
     const restarted = await adapter.restart();
     expect((await restarted.getSubscriber('kept@example.com'))?.firstName).toBe('Kept');
-    expect(await restarted.listLeads({ offset: 0, limit: 10 })).toEqual([lead]);
+    expect(await restarted.listLeads({ offset: 0, limit: 10 })).toEqual([{ ...lead, delivery: [] }]);
   });
 });

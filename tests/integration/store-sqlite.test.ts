@@ -84,13 +84,20 @@ describe('the old store file', () => {
   test('is imported on first open: every record readable, then set aside', async () => {
     writeFileSync(legacyFile(), JSON.stringify(OLD_STORE));
     const store = open();
-    expect(await store.getSubscriber('ada@example.com')).toEqual(OLD_STORE.subscribers['ada@example.com']);
-    expect(await store.getSubscriber('n@example.com')).toEqual(OLD_STORE.subscribers['n@example.com']);
-    expect(await store.listLeads({ offset: 0, limit: 10 })).toEqual([OLD_STORE.leads[1], OLD_STORE.leads[0]]);
-    expect(await store.listSubscribers({ offset: 0, limit: 10 })).toEqual([
-      OLD_STORE.subscribers['n@example.com'],
-      OLD_STORE.subscribers['ada@example.com'],
-    ]);
+    // Subscribers from before double opt-in count as confirmed, with the consent the old record shows.
+    const imported = (subscriber: { createdAt: string; sources: string[] }) => ({
+      ...subscriber,
+      status: 'confirmed',
+      consent: { subscribedAt: subscriber.createdAt, form: subscriber.sources[0] },
+    });
+    const [ada, n] = [OLD_STORE.subscribers['ada@example.com'], OLD_STORE.subscribers['n@example.com']];
+    if (!ada || !n) throw new Error('the fixture lost its subscribers');
+    expect(await store.getSubscriber('ada@example.com')).toEqual(imported(ada));
+    expect(await store.getSubscriber('n@example.com')).toEqual(imported(n));
+    expect(await store.listLeads({ offset: 0, limit: 10 })).toEqual(
+      [OLD_STORE.leads[1], OLD_STORE.leads[0]].map((lead) => ({ ...lead, delivery: [] })),
+    );
+    expect(await store.listSubscribers({ offset: 0, limit: 10 })).toEqual([imported(n), imported(ada)]);
     expect(await store.dailyCounts('leads', ['2026-10-01', '2026-10-02'])).toEqual({
       '2026-10-01': { zoho_guide: 1 },
       '2026-10-02': { contact_form: 1 },
@@ -215,7 +222,7 @@ describe('a writer killed with SIGKILL', () => {
       { name: 'After', email: 'after@example.com', source: 'contact_form' },
       new Date(),
     );
-    expect(await store.listLeads({ offset: 0, limit: 10 })).toEqual([lead]);
+    expect(await store.listLeads({ offset: 0, limit: 10 })).toEqual([{ ...lead, delivery: [] }]);
   });
 });
 

@@ -55,6 +55,11 @@ export async function storedLead(email: string): Promise<Lead | undefined> {
   return (await storedLeads(email))[0];
 }
 
+/** Erases a subscriber, as an erasure request from the admin page does; true when there was one. */
+export function eraseSubscriber(email: string): Promise<boolean> {
+  return readE2EStore((store) => store.deleteSubscriber(email));
+}
+
 /** An address no other test uses. */
 export function uniqueEmail(label: string): string {
   return `${label}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 8)}@example.com`;

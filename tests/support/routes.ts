@@ -1,7 +1,8 @@
-/** The routes of the specification's table, with the detail pages read from content/. */
+/** The routes of the specification's table and the pages sent by e-mail, with the detail pages read from content/. */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GUIDE_PATHS, NEWSLETTER_PATHS } from '../../src/shared/pages';
 
 const CONTENT = fileURLToPath(new URL('../../content', import.meta.url));
 
@@ -32,12 +33,16 @@ export const STATIC_ROUTES = [
   '/admin/insights',
 ];
 
+/** Pages people reach from an e-mail only: a guide sent to leads, the newsletter's confirm and unsubscribe links. */
+export const UNLISTED_ROUTES = [...Object.values(GUIDE_PATHS), ...Object.values(NEWSLETTER_PATHS)];
+
 export const ALL_ROUTES = [
   ...STATIC_ROUTES,
+  ...UNLISTED_ROUTES,
   ...SECTOR_SLUGS.map((slug) => `/sectors/${slug}`),
   ...MINI_APP_SLUGS.map((slug) => `/mini-apps/${slug}`),
   ...POST_SLUGS.map((slug) => `/blog/${slug}`),
 ];
 
 /** Pages that must never be indexed. */
-export const NOINDEX_ROUTES = ['/admin/insights'];
+export const NOINDEX_ROUTES = ['/admin/insights', ...UNLISTED_ROUTES];

@@ -3,6 +3,7 @@
  * CSV export (RFC 4180) that spreadsheets cannot be tricked into running, whichever list
  * separator the reader's locale uses: Excel in most of Europe splits on `;`, not `,`.
  */
+import type { Attribution } from '../../../src/shared/records';
 
 /** Characters that end a cell in some reader: both list separators, the quote, tab and line breaks. */
 const SEPARATORS = /[;,"\t\r\n]/;
@@ -39,3 +40,14 @@ export function csvDownload(name: string, csv: string): Response {
     },
   });
 }
+
+/** The first-touch columns leads and subscribers share. */
+export const ATTRIBUTION_COLUMNS: { header: string; value: (row: { attribution?: Attribution }) => unknown }[] = [
+  { header: 'landing_page', value: (row) => row.attribution?.landingPage },
+  { header: 'referrer', value: (row) => row.attribution?.referrer },
+  { header: 'utm_source', value: (row) => row.attribution?.utm_source },
+  { header: 'utm_medium', value: (row) => row.attribution?.utm_medium },
+  { header: 'utm_campaign', value: (row) => row.attribution?.utm_campaign },
+  { header: 'utm_term', value: (row) => row.attribution?.utm_term },
+  { header: 'utm_content', value: (row) => row.attribution?.utm_content },
+];

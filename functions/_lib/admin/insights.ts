@@ -1,7 +1,8 @@
 // functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /** The admin dashboard's figures, computed from the store's indexes. */
-import type { ListPage, Overview } from '../../../src/shared/api';
-import { countTable, type DailyCounts, type StoreVerbs } from '../store/types';
+import type { CampaignRow, ListPage, Overview } from '../../../src/shared/api';
+import { deliverySetup } from '../delivery-settings';
+import { countTable, type DailyCounts, type DashboardData, type StoreVerbs } from '../store/types';
 
 export const CHART_DAYS = 90;
 export const PAGE_SIZE = 20;
@@ -30,23 +31,36 @@ function bySource(counts: DailyCounts): Record<string, number> {
   return sources;
 }
 
-/** Everything the dashboard's first view shows. */
+/** Leads and sign-ups per campaign, most leads (then sign-ups) first. */
+function campaignRows({ leads, subscribers }: DashboardData['campaignCounts']): CampaignRow[] {
+  const keys = new Set([...Object.keys(leads), ...Object.keys(subscribers)]);
+  return [...keys]
+    .map((key) => {
+      const [source = '', medium = '', campaign = ''] = key.split('\t');
+      return { source, medium, campaign, leads: leads[key] ?? 0, subscribers: subscribers[key] ?? 0 };
+    })
+    .sort((a, b) => b.leads - a.leads || b.subscribers - a.subscribers || a.campaign.localeCompare(b.campaign));
+}
+
+/** Everything the dashboard's first view shows. Subscriber totals count confirmed subscribers. */
 export async function overview(store: StoreVerbs, now: Date): Promise<Overview> {
   const days = lastDays(now, CHART_DAYS);
-  const { subscriberTotal, leadTotal, subscriberDaily, leadDaily, subscribers, leads } = await store.dashboard(days, {
-    offset: 0,
-    limit: PAGE_SIZE,
-  });
+  const data = await store.dashboard(days, { offset: 0, limit: PAGE_SIZE });
+  const { subscriberTotal, leadTotal, subscriberDaily, confirmationDaily, leadDaily, subscribers, leads } = data;
   const last = (count: number) => days.slice(-count);
   return {
     totals: {
       subscribers: {
-        total: subscriberTotal,
-        last7: sumDays(subscriberDaily, last(7)),
-        last30: sumDays(subscriberDaily, last(30)),
+        total: data.subscriberStatus.confirmed,
+        last7: sumDays(confirmationDaily, last(7)),
+        last30: sumDays(confirmationDaily, last(30)),
       },
       leads: { total: leadTotal, last7: sumDays(leadDaily, last(7)), last30: sumDays(leadDaily, last(30)) },
     },
+    subscriberStatus: data.subscriberStatus,
+    delivery: deliverySetup(),
+    outbox: data.outbox,
+    campaigns: campaignRows(data.campaignCounts),
     daily: days.map((day) => ({ day, subscribers: totalOf(subscriberDaily[day]), leads: totalOf(leadDaily[day]) })),
     sources: { subscribers: bySource(subscriberDaily), leads: bySource(leadDaily) },
     subscribers: { items: subscribers, total: subscriberTotal, page: 1, pageSize: PAGE_SIZE },

@@ -55,7 +55,15 @@ function bound({ store, limiter }: Backend, timeoutMs: number): Bounded {
   return {
     store: {
       subscribe: within(store.subscribe),
+      confirmSubscriber: within(store.confirmSubscriber),
+      unsubscribe: within(store.unsubscribe),
       createLead: within(store.createLead),
+      claimOutbox: within(store.claimOutbox),
+      completeOutbox: within(store.completeOutbox),
+      retryOutbox: within(store.retryOutbox),
+      listOutbox: within(store.listOutbox, slow),
+      countOutbox: within(store.countOutbox, slow),
+      subscriberStatusCounts: within(store.subscriberStatusCounts, slow),
       recordHoneypot: within(store.recordHoneypot),
       countSubscribers: within(store.countSubscribers, slow),
       countLeads: within(store.countLeads, slow),

@@ -6,84 +6,164 @@
 import { Redis } from '@upstash/redis';
 import type { Lead, Subscriber } from '../../../src/shared/records';
 import {
+  afterAttempt,
+  confirmed,
+  deliveryOf,
+  newState,
+  newSubscriber,
+  revived,
+  statusCounts,
+  unsubscribed,
+  type SubscriberChange,
+} from './records';
+import {
+  campaignKey,
+  CONFIRMATION_INTERVAL_SECONDS,
   countTable,
   dayOf,
   IDEMPOTENCY_TTL_SECONDS,
+  OUTBOX_LEASE_MS,
+  withStatus,
+  type ClaimedEntry,
+  type ConfirmInput,
+  type CountKind,
   type DailyCounts,
+  type DashboardData,
+  type DeliveryOutcome,
   type LeadInput,
+  type LeadWriteOptions,
   type LoginAttempts,
+  type NewOutboxEntry,
+  type OutboxEntry,
+  type OutboxMessage,
+  type OutboxState,
   type Page,
+  type StatusChange,
   type Store,
   type SubscribeInput,
   type SubscribeResult,
-  type WriteOptions,
+  type SubscribeWriteOptions,
 } from './types';
 
-/** Every key the store uses, in one place. */
+/** Every key the store uses, in one place; the scripts take their names from here too. */
 export const KEYS = {
   subscriber: (email: string) => `sub:${email}`,
   subscribersByCreated: 'subs:by_created',
+  /** Subscribers by status; those in neither set are confirmed (records from before double opt-in included). */
+  subscribersPending: 'subs:pending',
+  subscribersUnsubscribed: 'subs:unsubscribed',
+  /** When the last confirmation e-mail was queued for an address (ms). */
+  confirmationSent: (email: string) => `sub:confirmation-sent:${email}`,
   lead: (id: string) => `lead:${id}`,
   leadsByCreated: 'leads:by_created',
-  daily: (kind: 'subscribers' | 'leads', day: string) => `stats:${kind}:${day}`,
+  daily: (kind: CountKind, day: string) => `stats:${kind}:${day}`,
+  campaigns: (kind: 'leads' | 'subscribers') => `stats:campaigns:${kind}`,
   honeypot: 'stats:honeypot',
   session: (id: string) => `admin:session:${id}`,
   loginAttempts: (client: string) => `admin:login-attempts:${client}`,
   /** A form submission's idempotency key (scoped per endpoint by the caller); holds what it stored. */
   idempotency: (key: string) => `idem:${key}`,
+  /** An outbox entry's state (small: what the admin lists) and its message (what is sent). */
+  outboxState: (id: string) => `outbox:${id}`,
+  outboxMessage: (id: string) => `outbox:msg:${id}`,
+  /** Entries waiting, by when they are due (a claimed entry's score is the end of its lease). */
+  outboxDue: 'outbox:due',
+  outboxDead: 'outbox:dead',
+  outboxAll: 'outbox:all',
+  /** The entries of a lead or subscriber, in order. */
+  outboxOf: (ref: string) => `outbox:ref:${ref}`,
+  /** Entry id → the token of its current claim. */
+  outboxLeases: 'outbox:leases',
 } as const;
 
 /** Per-day statistics are kept for two years. */
 const DAILY_TTL_SECONDS = 2 * 366 * 24 * 3600;
 
 /**
- * Upsert of a subscriber by e-mail, atomically: a new address is created and indexed and counted;
- * a known one keeps its createdAt, takes the newer names and gains the source if it is new.
- * With an idempotency key (KEYS[4]) seen before, nothing changes and the record stored under the
- * e-mail it holds is returned; otherwise the key is kept, holding the e-mail, in the same step.
- * KEYS: record, index, daily counts[, idempotency key]. ARGV: record JSON, score (ms), e-mail,
- * source, daily ttl, subscriber key prefix, idempotency ttl.
- * Returns { created (0/1), record JSON or false, repeated (0/1) }.
+ * Lua shared by the writes: queue(entries) writes outbox entries (a JSON list of { id, ref,
+ * state, message, due }) beside the record the script writes, so both land in one step.
  */
-const SUBSCRIBE_SCRIPT = `
-if KEYS[4] then
-  local first = redis.call('GET', KEYS[4])
-  if first then return { 0, redis.call('GET', ARGV[6] .. first), 1 } end
-  redis.call('SET', KEYS[4], ARGV[3], 'EX', ARGV[7])
-end
-local incoming = cjson.decode(ARGV[1])
-local existing = redis.call('GET', KEYS[1])
-local created = 0
-local record
-if existing then
-  record = cjson.decode(existing)
-  record.firstName = incoming.firstName
-  if incoming.lastName then record.lastName = incoming.lastName end
-  record.updatedAt = incoming.updatedAt
-  local known = false
-  for _, source in ipairs(record.sources) do
-    if source == ARGV[4] then known = true end
+const QUEUE_LUA = `
+local function queue(encoded)
+  for _, entry in ipairs(cjson.decode(encoded)) do
+    redis.call('SET', '${KEYS.outboxState('')}' .. entry.id, entry.state)
+    redis.call('SET', '${KEYS.outboxMessage('')}' .. entry.id, entry.message)
+    redis.call('ZADD', '${KEYS.outboxDue}', entry.due, entry.id)
+    redis.call('ZADD', '${KEYS.outboxAll}', entry.due, entry.id)
+    redis.call('RPUSH', '${KEYS.outboxOf('')}' .. entry.ref, entry.id)
   end
-  if not known then table.insert(record.sources, ARGV[4]) end
-else
-  record = incoming
-  created = 1
-  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-  redis.call('HINCRBY', KEYS[3], ARGV[4], 1)
-  redis.call('EXPIRE', KEYS[3], ARGV[5])
 end
-local encoded = cjson.encode(record)
-redis.call('SET', KEYS[1], encoded)
-return { created, encoded, 0 }
 `;
 
 /**
- * Appends a lead, indexed and counted, atomically. With an idempotency key (KEYS[4]) seen before,
- * nothing is written and the first lead is returned; otherwise the key is kept, holding the id.
- * KEYS: record, index, daily counts[, idempotency key]. ARGV: lead JSON, score (ms), id, source,
- * daily ttl, lead key prefix, idempotency ttl. Returns the stored lead's JSON.
+ * A subscription, atomically. A new address is created pending, indexed and counted; a known one
+ * is left as it is. The confirmation e-mail (ARGV[8], queue()'s JSON, or '') is queued unless one
+ * was queued for the address less than ARGV[9] seconds ago. With an idempotency key (KEYS[5]) seen
+ * before, nothing changes and the record stored under the e-mail it holds is returned.
+ * KEYS: record, index, daily counts, confirmation-sent[, idempotency key]. ARGV: record JSON, now
+ * (ms), e-mail, source, daily ttl, subscriber key prefix, idempotency ttl, confirmation, interval,
+ * campaign key. Returns { created (0/1), record JSON or false, repeated (0/1), queued (0/1) }.
  */
-const LEAD_SCRIPT = `
+const SUBSCRIBE_SCRIPT = `${QUEUE_LUA}
+if KEYS[5] then
+  local first = redis.call('GET', KEYS[5])
+  if first then return { 0, redis.call('GET', ARGV[6] .. first), 1, 0 } end
+  redis.call('SET', KEYS[5], ARGV[3], 'EX', ARGV[7])
+end
+local record = redis.call('GET', KEYS[1])
+local created = 0
+if not record then
+  record = ARGV[1]
+  created = 1
+  redis.call('SET', KEYS[1], record)
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+  redis.call('ZADD', '${KEYS.subscribersPending}', ARGV[2], ARGV[3])
+  redis.call('HINCRBY', KEYS[3], ARGV[4], 1)
+  redis.call('EXPIRE', KEYS[3], ARGV[5])
+  redis.call('HINCRBY', '${KEYS.campaigns('subscribers')}', ARGV[10], 1)
+end
+local queued = 0
+if ARGV[8] ~= '' then
+  local last = tonumber(redis.call('GET', KEYS[4]))
+  if not last or tonumber(ARGV[2]) - last >= tonumber(ARGV[9]) * 1000 then
+    queue(ARGV[8])
+    redis.call('SET', KEYS[4], ARGV[2], 'EX', tonumber(ARGV[9]) * 2)
+    queued = 1
+  end
+end
+return { created, record, 0, queued }
+`;
+
+/**
+ * A subscriber's change of status, as a compare-and-set: the record is replaced only if it still
+ * is what the caller read (else 0, and the caller reads again). The status sets follow the new
+ * status; a confirmation is counted for its day and its outbox entries are queued.
+ * KEYS: record. ARGV: record as read, new record, e-mail, new status, created (ms), confirmations
+ * daily key or '', source, daily ttl, entries JSON or ''.
+ */
+const CHANGE_STATUS_SCRIPT = `${QUEUE_LUA}
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('ZREM', '${KEYS.subscribersPending}', ARGV[3])
+redis.call('ZREM', '${KEYS.subscribersUnsubscribed}', ARGV[3])
+if ARGV[4] == 'pending' then redis.call('ZADD', '${KEYS.subscribersPending}', ARGV[5], ARGV[3]) end
+if ARGV[4] == 'unsubscribed' then redis.call('ZADD', '${KEYS.subscribersUnsubscribed}', ARGV[5], ARGV[3]) end
+if ARGV[6] ~= '' then
+  redis.call('HINCRBY', ARGV[6], ARGV[7], 1)
+  redis.call('EXPIRE', ARGV[6], ARGV[8])
+end
+if ARGV[9] ~= '' then queue(ARGV[9]) end
+return 1
+`;
+
+/**
+ * Appends a lead with its outbox entries, indexed and counted, atomically. With an idempotency key
+ * (KEYS[4]) seen before, nothing is written and the first lead is returned; otherwise the key is
+ * kept, holding the id. KEYS: record, index, daily counts[, idempotency key]. ARGV: lead JSON,
+ * score (ms), id, source, daily ttl, lead key prefix, idempotency ttl, entries JSON or '', campaign key.
+ * Returns the stored lead's JSON.
+ */
+const LEAD_SCRIPT = `${QUEUE_LUA}
 if KEYS[4] then
   local first = redis.call('GET', KEYS[4])
   if first then return redis.call('GET', ARGV[6] .. first) end
@@ -93,7 +173,108 @@ redis.call('SET', KEYS[1], ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
 redis.call('HINCRBY', KEYS[3], ARGV[4], 1)
 redis.call('EXPIRE', KEYS[3], ARGV[5])
+redis.call('HINCRBY', '${KEYS.campaigns('leads')}', ARGV[9], 1)
+if ARGV[8] ~= '' then queue(ARGV[8]) end
 return ARGV[1]
+`;
+
+/**
+ * Claims due outbox entries: each due one (score <= now) gets the end of its lease as its score
+ * and the claim's token, so no other claim sees it until the lease ends. ARGV: now (ms), limit,
+ * lease (ms), token, ids JSON or '' (then the earliest due). Returns [id, state, message, …].
+ */
+const CLAIM_SCRIPT = `
+local now, limit, lease, token = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local candidates
+if ARGV[5] ~= '' then
+  candidates = cjson.decode(ARGV[5])
+else
+  candidates = redis.call('ZRANGEBYSCORE', '${KEYS.outboxDue}', '-inf', now, 'LIMIT', 0, limit)
+end
+local out, claimed = {}, 0
+for _, id in ipairs(candidates) do
+  if claimed >= limit then break end
+  local due = redis.call('ZSCORE', '${KEYS.outboxDue}', id)
+  if due and tonumber(due) <= now then
+    redis.call('ZADD', '${KEYS.outboxDue}', now + lease, id)
+    redis.call('HSET', '${KEYS.outboxLeases}', id, token)
+    claimed = claimed + 1
+    out[#out + 1] = id
+    out[#out + 1] = redis.call('GET', '${KEYS.outboxState('')}' .. id) or ''
+    out[#out + 1] = redis.call('GET', '${KEYS.outboxMessage('')}' .. id) or ''
+  end
+end
+return out
+`;
+
+/**
+ * An attempt's outcome, if the claim still holds: the new state, and the entry back in line
+ * (retry), out of it (delivered) or among the dead. ARGV: id, token, state, retry|delivered|dead,
+ * next attempt (ms), created (ms). Returns 1, or 0 when the lease was lost.
+ */
+const COMPLETE_SCRIPT = `
+if redis.call('HGET', '${KEYS.outboxLeases}', ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HDEL', '${KEYS.outboxLeases}', ARGV[1])
+redis.call('SET', '${KEYS.outboxState('')}' .. ARGV[1], ARGV[3])
+if ARGV[4] == 'retry' then
+  redis.call('ZADD', '${KEYS.outboxDue}', ARGV[5], ARGV[1])
+else
+  redis.call('ZREM', '${KEYS.outboxDue}', ARGV[1])
+  if ARGV[4] == 'dead' then redis.call('ZADD', '${KEYS.outboxDead}', ARGV[6], ARGV[1]) end
+end
+return 1
+`;
+
+/** A dead entry back in line, due now. ARGV: id, state, now (ms). Returns 0 when it is not dead. */
+const RETRY_SCRIPT = `
+if not redis.call('ZSCORE', '${KEYS.outboxDead}', ARGV[1]) then return 0 end
+redis.call('ZREM', '${KEYS.outboxDead}', ARGV[1])
+redis.call('SET', '${KEYS.outboxState('')}' .. ARGV[1], ARGV[2])
+redis.call('ZADD', '${KEYS.outboxDue}', ARGV[3], ARGV[1])
+return 1
+`;
+
+/**
+ * An erasure: the subscriber, its places in the indexes, and its outbox entries (their e-mails
+ * hold the address). ARGV: e-mail. Returns 1 when there was a subscriber.
+ */
+const ERASE_SCRIPT = `
+local email = ARGV[1]
+local existed = redis.call('DEL', '${KEYS.subscriber('')}' .. email)
+redis.call('ZREM', '${KEYS.subscribersByCreated}', email)
+redis.call('ZREM', '${KEYS.subscribersPending}', email)
+redis.call('ZREM', '${KEYS.subscribersUnsubscribed}', email)
+redis.call('DEL', '${KEYS.confirmationSent('')}' .. email)
+for _, id in ipairs(redis.call('LRANGE', '${KEYS.outboxOf('')}' .. email, 0, -1)) do
+  redis.call('DEL', '${KEYS.outboxState('')}' .. id, '${KEYS.outboxMessage('')}' .. id)
+  redis.call('ZREM', '${KEYS.outboxDue}', id)
+  redis.call('ZREM', '${KEYS.outboxDead}', id)
+  redis.call('ZREM', '${KEYS.outboxAll}', id)
+  redis.call('HDEL', '${KEYS.outboxLeases}', id)
+end
+redis.call('DEL', '${KEYS.outboxOf('')}' .. email)
+return existed
+`;
+
+/** Leads with the states of their outbox entries: [lead JSON, {state JSON, …}, …]. */
+const LEADS_LUA = `
+local function leadsOf(ids)
+  local out = {}
+  for _, id in ipairs(ids) do
+    local states = {}
+    for i, entry in ipairs(redis.call('LRANGE', '${KEYS.outboxOf('')}' .. id, 0, -1)) do
+      states[i] = redis.call('GET', '${KEYS.outboxState('')}' .. entry) or ''
+    end
+    out[#out + 1] = redis.call('GET', '${KEYS.lead('')}' .. id) or ''
+    out[#out + 1] = states
+  end
+  return out
+end
+`;
+
+/** One page of leads, newest first, with their deliveries. ARGV: first, last (ranks). */
+const LIST_LEADS_SCRIPT = `${LEADS_LUA}
+return leadsOf(redis.call('ZRANGE', '${KEYS.leadsByCreated}', ARGV[1], ARGV[2], 'REV'))
 `;
 
 /**
@@ -118,26 +299,35 @@ function countsOf(reply: unknown): Record<string, number> {
 }
 
 /**
- * The dashboard's first view in one round trip: both totals, the newest page of each list with
- * its records, and the per-day counts of every day asked for.
- * KEYS: subscriber index, lead index. ARGV: offset, limit, subscriber key prefix, lead key prefix,
- * subscriber daily prefix, lead daily prefix, then the days.
+ * The dashboard's first view in one round trip: totals and status counts, the newest page of each
+ * list (leads with their deliveries), the per-day counts of every day asked for, the outbox's
+ * waiting and dead entries and the campaign counts. ARGV: offset, limit, then the days.
  */
-const DASHBOARD_SCRIPT = `
+const DASHBOARD_SCRIPT = `${LEADS_LUA}
 local first, last = tonumber(ARGV[1]), tonumber(ARGV[1]) + tonumber(ARGV[2]) - 1
-local function records(index, prefix)
-  local out = {}
-  for i, member in ipairs(redis.call('ZRANGE', index, first, last, 'REV')) do
-    out[i] = redis.call('GET', prefix .. member) or ''
-  end
-  return out
+local subscribers = {}
+for i, member in ipairs(redis.call('ZRANGE', '${KEYS.subscribersByCreated}', first, last, 'REV')) do
+  subscribers[i] = redis.call('GET', '${KEYS.subscriber('')}' .. member) or ''
 end
-local subscriberDaily, leadDaily = {}, {}
-for i = 7, #ARGV do
-  subscriberDaily[i - 6] = redis.call('HGETALL', ARGV[5] .. ARGV[i])
-  leadDaily[i - 6] = redis.call('HGETALL', ARGV[6] .. ARGV[i])
+local subscriberDaily, confirmationDaily, leadDaily = {}, {}, {}
+for i = 3, #ARGV do
+  subscriberDaily[i - 2] = redis.call('HGETALL', '${KEYS.daily('subscribers', '')}' .. ARGV[i])
+  confirmationDaily[i - 2] = redis.call('HGETALL', '${KEYS.daily('confirmations', '')}' .. ARGV[i])
+  leadDaily[i - 2] = redis.call('HGETALL', '${KEYS.daily('leads', '')}' .. ARGV[i])
 end
-return { redis.call('ZCARD', KEYS[1]), redis.call('ZCARD', KEYS[2]), records(KEYS[1], ARGV[3]), records(KEYS[2], ARGV[4]), subscriberDaily, leadDaily }
+return {
+  redis.call('ZCARD', '${KEYS.subscribersByCreated}'),
+  redis.call('ZCARD', '${KEYS.subscribersPending}'),
+  redis.call('ZCARD', '${KEYS.subscribersUnsubscribed}'),
+  redis.call('ZCARD', '${KEYS.leadsByCreated}'),
+  subscribers,
+  leadsOf(redis.call('ZRANGE', '${KEYS.leadsByCreated}', first, last, 'REV')),
+  subscriberDaily, confirmationDaily, leadDaily,
+  redis.call('ZCARD', '${KEYS.outboxDue}'),
+  redis.call('ZCARD', '${KEYS.outboxDead}'),
+  redis.call('HGETALL', '${KEYS.campaigns('leads')}'),
+  redis.call('HGETALL', '${KEYS.campaigns('subscribers')}')
+}
 `;
 
 function dailyFrom(days: string[], rows: unknown[]): DailyCounts {
@@ -150,13 +340,45 @@ function dailyFrom(days: string[], rows: unknown[]): DailyCounts {
 }
 
 function parseRecord<T>(value: unknown): T | undefined {
-  return typeof value === 'string' ? (JSON.parse(value) as T) : undefined;
+  return typeof value === 'string' && value !== '' ? (JSON.parse(value) as T) : undefined;
 }
 
 /** Lua's cjson writes an empty table as {}; a subscriber always has at least one source. */
 function toSubscriber(encoded: string): Subscriber {
   const record = JSON.parse(encoded) as Subscriber;
-  return { ...record, sources: Array.isArray(record.sources) ? record.sources : [] };
+  return withStatus({ ...record, sources: Array.isArray(record.sources) ? record.sources : [] });
+}
+
+/** queue()'s JSON for new entries. */
+function queued(entries: NewOutboxEntry[], now: Date): string {
+  if (entries.length === 0) return '';
+  return JSON.stringify(
+    entries.map((entry) => {
+      return {
+        id: entry.id,
+        ref: entry.ref,
+        state: JSON.stringify(newState(entry, now)),
+        message: JSON.stringify(entry.message),
+        due: now.getTime(),
+      };
+    }),
+  );
+}
+
+/** A lead with the states of its entries, from [lead JSON, [state JSON…]] pairs. */
+function leadsFrom(reply: unknown[]): Lead[] {
+  const leads: Lead[] = [];
+  for (let index = 0; index + 1 < reply.length; index += 2) {
+    const lead = parseRecord<Lead>(reply[index]);
+    if (!lead) continue;
+    const states = Array.isArray(reply[index + 1]) ? (reply[index + 1] as unknown[]) : [];
+    lead.delivery = states.flatMap((state) => {
+      const parsed = parseRecord<OutboxState>(state);
+      return parsed ? [deliveryOf(parsed)] : [];
+    });
+    leads.push(lead);
+  }
+  return leads;
 }
 
 export interface RedisStoreOptions {
@@ -179,42 +401,95 @@ export function createUpstashClient({ url, token, timeoutMs }: RedisStoreOptions
 }
 
 export function createRedisStore(redis: Redis): Store {
-  async function listByIndex<T>(
+  async function listByIndex(
     index: string,
     keyOf: (member: string) => string,
     { offset, limit }: Page,
-  ): Promise<T[]> {
+  ): Promise<string[]> {
     const members = await redis.zrange<string[]>(index, offset, offset + limit - 1, { rev: true });
     if (members.length === 0) return [];
     const values = await redis.mget<(string | null)[]>(...members.map(keyOf));
-    return values.flatMap((value) => {
-      const record = parseRecord<T>(value);
-      return record ? [record] : [];
-    });
+    return values.filter((value): value is string => typeof value === 'string');
+  }
+
+  /** A status change as a compare-and-set on the record, tried again if another write came between. */
+  async function changeStatus(
+    email: string,
+    now: Date,
+    change: (subscriber: Subscriber) => SubscriberChange,
+  ): Promise<StatusChange | undefined> {
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const current = await redis.get<string>(KEYS.subscriber(email));
+      if (typeof current !== 'string') return undefined;
+      const { next, changed, confirmedNow, entries } = change(toSubscriber(current));
+      if (!changed) return { subscriber: next, changed };
+      const applied = await redis.eval(
+        CHANGE_STATUS_SCRIPT,
+        [KEYS.subscriber(email)],
+        [
+          current,
+          JSON.stringify(next),
+          email,
+          next.status,
+          String(Date.parse(next.createdAt) || now.getTime()),
+          confirmedNow ? KEYS.daily('confirmations', dayOf(now)) : '',
+          next.sources[0] ?? '',
+          String(DAILY_TTL_SECONDS),
+          queued(entries, now),
+        ],
+      );
+      if (Number(applied) === 1) return { subscriber: next, changed };
+    }
+    throw new Error('the subscriber kept changing during a status change');
   }
 
   return {
-    async subscribe(input: SubscribeInput, now: Date, { idempotencyKey }: WriteOptions = {}): Promise<SubscribeResult> {
-      const at = now.toISOString();
-      const { source, ...person } = input;
-      const incoming: Subscriber = { ...person, sources: [source], createdAt: at, updatedAt: at };
-      const keys = [KEYS.subscriber(input.email), KEYS.subscribersByCreated, KEYS.daily('subscribers', dayOf(now))];
+    async subscribe(
+      input: SubscribeInput,
+      now: Date,
+      { idempotencyKey, confirmation }: SubscribeWriteOptions = {},
+    ): Promise<SubscribeResult> {
+      const incoming = newSubscriber(input, now);
+      const keys = [
+        KEYS.subscriber(input.email),
+        KEYS.subscribersByCreated,
+        KEYS.daily('subscribers', dayOf(now)),
+        KEYS.confirmationSent(input.email),
+      ];
       if (idempotencyKey) keys.push(KEYS.idempotency(idempotencyKey));
-      const [created, encoded, repeated] = (await redis.eval(SUBSCRIBE_SCRIPT, keys, [
+      const [created, encoded, repeated, queuedNow] = (await redis.eval(SUBSCRIBE_SCRIPT, keys, [
         JSON.stringify(incoming),
         String(now.getTime()),
         input.email,
-        source,
+        input.source,
         String(DAILY_TTL_SECONDS),
         KEYS.subscriber(''),
         String(IDEMPOTENCY_TTL_SECONDS),
-      ])) as [number | string, string | null, number | string];
+        confirmation ? queued([confirmation], now) : '',
+        String(CONFIRMATION_INTERVAL_SECONDS),
+        campaignKey(input.attribution),
+      ])) as [number | string, string | null, number | string, number | string];
       if (Number(repeated) === 1)
-        return { subscriber: encoded ? toSubscriber(encoded) : undefined, created: false, repeated: true };
-      return { subscriber: toSubscriber(encoded ?? ''), created: Number(created) === 1, repeated: false };
+        return {
+          subscriber: encoded ? toSubscriber(encoded) : undefined,
+          created: false,
+          repeated: true,
+          confirmationQueued: false,
+        };
+      return {
+        subscriber: toSubscriber(encoded ?? ''),
+        created: Number(created) === 1,
+        repeated: false,
+        confirmationQueued: Number(queuedNow) === 1,
+      };
     },
 
-    async createLead(input: LeadInput, now: Date, { idempotencyKey }: WriteOptions = {}) {
+    confirmSubscriber: (input: ConfirmInput, now: Date, outbox = () => []) =>
+      changeStatus(input.email, now, (subscriber) => confirmed(subscriber, input, now, outbox)),
+
+    unsubscribe: (email: string, now: Date) => changeStatus(email, now, (subscriber) => unsubscribed(subscriber, now)),
+
+    async createLead(input: LeadInput, now: Date, { idempotencyKey, outbox }: LeadWriteOptions = {}) {
       const lead: Lead = { id: crypto.randomUUID(), ...input, createdAt: now.toISOString() };
       const keys = [KEYS.lead(lead.id), KEYS.leadsByCreated, KEYS.daily('leads', dayOf(now))];
       if (idempotencyKey) keys.push(KEYS.idempotency(idempotencyKey));
@@ -226,9 +501,89 @@ export function createRedisStore(redis: Redis): Store {
         String(DAILY_TTL_SECONDS),
         KEYS.lead(''),
         String(IDEMPOTENCY_TTL_SECONDS),
+        queued(outbox?.(lead) ?? [], now),
+        campaignKey(lead.attribution),
       ]);
       // A repeat gives back the first lead as it was stored (leads are never deleted).
       return parseRecord<Lead>(stored) ?? lead;
+    },
+
+    async claimOutbox(now: Date, limit: number, ids?: string[]) {
+      const token = crypto.randomUUID();
+      const reply = (await redis.eval(
+        CLAIM_SCRIPT,
+        [],
+        [String(now.getTime()), String(limit), String(OUTBOX_LEASE_MS), token, ids ? JSON.stringify(ids) : ''],
+      )) as string[];
+      const claimed: ClaimedEntry[] = [];
+      for (let index = 0; index + 2 < reply.length; index += 3) {
+        const state = parseRecord<OutboxState>(reply[index + 1]);
+        const message = parseRecord<OutboxMessage>(reply[index + 2]);
+        if (state && message) claimed.push({ entry: { ...state, message }, lease: token });
+      }
+      return claimed;
+    },
+
+    async completeOutbox({ entry, lease }: ClaimedEntry, outcome: DeliveryOutcome, now: Date) {
+      const { message: _message, ...state } = entry;
+      const next = afterAttempt(state, outcome, now);
+      const step = next.status === 'pending' ? 'retry' : next.status;
+      const applied = await redis.eval(
+        COMPLETE_SCRIPT,
+        [],
+        [
+          entry.id,
+          lease,
+          JSON.stringify(next),
+          step,
+          String(Date.parse(next.nextAttemptAt ?? '') || now.getTime()),
+          String(Date.parse(entry.createdAt)),
+        ],
+      );
+      return Number(applied) === 1;
+    },
+
+    async retryOutbox(id: string, now: Date) {
+      const state = parseRecord<OutboxState>(await redis.get<string>(KEYS.outboxState(id)));
+      if (!state || state.status !== 'dead') return false;
+      const next = revived(state, now);
+      const applied = await redis.eval(RETRY_SCRIPT, [], [id, JSON.stringify(next), String(now.getTime())]);
+      return Number(applied) === 1;
+    },
+
+    async listOutbox({ offset, limit }: Page) {
+      const ids = await redis.zrange<string[]>(KEYS.outboxAll, offset, offset + limit - 1, { rev: true });
+      if (ids.length === 0) return [];
+      const values = await redis.mget<(string | null)[]>(
+        ...ids.flatMap((id) => [KEYS.outboxState(id), KEYS.outboxMessage(id)]),
+      );
+      const entries: OutboxEntry[] = [];
+      for (let index = 0; index + 1 < values.length; index += 2) {
+        const state = parseRecord<OutboxState>(values[index]);
+        const message = parseRecord<OutboxMessage>(values[index + 1]);
+        if (state && message) entries.push({ ...state, message });
+      }
+      return entries;
+    },
+
+    async countOutbox() {
+      const [total, pending, dead] = (await redis
+        .multi()
+        .zcard(KEYS.outboxAll)
+        .zcard(KEYS.outboxDue)
+        .zcard(KEYS.outboxDead)
+        .exec()) as [number, number, number];
+      return { total: Number(total), pending: Number(pending), dead: Number(dead) };
+    },
+
+    async subscriberStatusCounts() {
+      const [all, pending, unsubscribed] = (await redis
+        .multi()
+        .zcard(KEYS.subscribersByCreated)
+        .zcard(KEYS.subscribersPending)
+        .zcard(KEYS.subscribersUnsubscribed)
+        .exec()) as [number, number, number];
+      return statusCounts(Number(all), Number(pending), Number(unsubscribed));
     },
 
     async recordHoneypot(endpoint: string) {
@@ -237,8 +592,16 @@ export function createRedisStore(redis: Redis): Store {
 
     countSubscribers: () => redis.zcard(KEYS.subscribersByCreated),
     countLeads: () => redis.zcard(KEYS.leadsByCreated),
-    listSubscribers: (page) => listByIndex<Subscriber>(KEYS.subscribersByCreated, KEYS.subscriber, page),
-    listLeads: (page) => listByIndex<Lead>(KEYS.leadsByCreated, KEYS.lead, page),
+    listSubscribers: async (page) =>
+      (await listByIndex(KEYS.subscribersByCreated, KEYS.subscriber, page)).map(toSubscriber),
+    async listLeads({ offset, limit }) {
+      const reply = (await redis.eval(
+        LIST_LEADS_SCRIPT,
+        [],
+        [String(offset), String(offset + limit - 1)],
+      )) as unknown[];
+      return leadsFrom(reply);
+    },
 
     async getSubscriber(email: string) {
       const value = await redis.get<string>(KEYS.subscriber(email));
@@ -256,39 +619,53 @@ export function createRedisStore(redis: Redis): Store {
       return countsOf(await redis.hgetall(KEYS.honeypot));
     },
 
-    async dashboard(days, { offset, limit }) {
-      const [subscriberTotal, leadTotal, subscribers, leads, subscriberDaily, leadDaily] = (await redis.eval(
-        DASHBOARD_SCRIPT,
-        [KEYS.subscribersByCreated, KEYS.leadsByCreated],
-        [
-          String(offset),
-          String(limit),
-          KEYS.subscriber(''),
-          KEYS.lead(''),
-          KEYS.daily('subscribers', ''),
-          KEYS.daily('leads', ''),
-          ...days,
-        ],
-      )) as [number, number, string[], string[], unknown[], unknown[]];
+    async dashboard(days, { offset, limit }): Promise<DashboardData> {
+      const [
+        subscriberTotal,
+        pending,
+        unsubscribed,
+        leadTotal,
+        subscribers,
+        leads,
+        subscriberDaily,
+        confirmationDaily,
+        leadDaily,
+        outboxPending,
+        outboxDead,
+        leadCampaigns,
+        subscriberCampaigns,
+      ] = (await redis.eval(DASHBOARD_SCRIPT, [], [String(offset), String(limit), ...days])) as [
+        number,
+        number,
+        number,
+        number,
+        string[],
+        unknown[],
+        unknown[],
+        unknown[],
+        unknown[],
+        number,
+        number,
+        unknown,
+        unknown,
+      ];
       return {
         subscriberTotal: Number(subscriberTotal),
+        subscriberStatus: statusCounts(Number(subscriberTotal), Number(pending), Number(unsubscribed)),
         leadTotal: Number(leadTotal),
         subscribers: subscribers.filter(Boolean).map(toSubscriber),
-        leads: leads.flatMap((value) => parseRecord<Lead>(value || undefined) ?? []),
+        leads: leadsFrom(leads),
         subscriberDaily: dailyFrom(days, subscriberDaily),
+        confirmationDaily: dailyFrom(days, confirmationDaily),
         leadDaily: dailyFrom(days, leadDaily),
+        outbox: { pending: Number(outboxPending), dead: Number(outboxDead) },
+        campaignCounts: { leads: countsOf(leadCampaigns), subscribers: countsOf(subscriberCampaigns) },
       };
     },
 
     async deleteSubscriber(email: string) {
-      const [deleted] = (await redis
-        .multi()
-        .del(KEYS.subscriber(email))
-        .zrem(KEYS.subscribersByCreated, email)
-        .exec()) as [number, number];
-      return Number(deleted) > 0;
+      return Number(await redis.eval(ERASE_SCRIPT, [], [email])) > 0;
     },
-
     async createSession(sessionId: string, expiresAt: Date) {
       const seconds = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
       await redis.set(KEYS.session(sessionId), expiresAt.toISOString(), { ex: seconds });

@@ -14,19 +14,45 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
 import { z } from 'zod';
-import type { Lead, Subscriber } from '../../../src/shared/records';
+import type { Attribution, Consent, Delivery, Lead, Subscriber, SubscriberStatus } from '../../../src/shared/records';
 import {
+  afterAttempt,
+  confirmed,
+  deliveryOf,
+  newState,
+  newSubscriber,
+  revived,
+  unsubscribed,
+  type SubscriberChange,
+} from './records';
+import {
+  campaignKey,
+  CONFIRMATION_INTERVAL_SECONDS,
   countTable,
+  dayOf,
   IDEMPOTENCY_TTL_SECONDS,
+  NO_CAMPAIGN,
+  OUTBOX_LEASE_MS,
+  withStatus,
+  type ClaimedEntry,
+  type ConfirmInput,
+  type CountKind,
   type DailyCounts,
   type DashboardData,
+  type DeliveryOutcome,
   type LeadInput,
+  type LeadWriteOptions,
   type LoginAttempts,
+  type NewOutboxEntry,
+  type OutboxEntry,
+  type OutboxMessage,
+  type OutboxState,
   type Page,
+  type StatusChange,
   type Store,
   type SubscribeInput,
   type SubscribeResult,
-  type WriteOptions,
+  type SubscribeWriteOptions,
 } from './types';
 
 /** The database, inside the store's folder (LOCAL_STORE_DIR). */
@@ -91,7 +117,58 @@ CREATE INDEX IF NOT EXISTS idempotency_expiry ON idempotency (expires_at);
 
 -- Old store files already imported, by the SHA-256 of their content.
 CREATE TABLE IF NOT EXISTS imports (sha256 TEXT PRIMARY KEY, imported_at TEXT NOT NULL);
+
+-- Confirmations per day and form, for the dashboard (anonymous: an erased subscriber leaves only the count).
+CREATE TABLE IF NOT EXISTS confirmations (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, source TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS confirmations_by_day ON confirmations (day, source);
+
+-- The outbox: e-mails and webhooks to deliver, written in the same transaction as their record.
+CREATE TABLE IF NOT EXISTS outbox (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  -- The lead id or subscriber e-mail it belongs to.
+  ref TEXT NOT NULL,
+  -- The entry's state (OutboxState) and its message (OutboxMessage), as JSON.
+  state TEXT NOT NULL,
+  message TEXT NOT NULL,
+  status TEXT NOT NULL,
+  -- When a pending entry is due (ms); a claimed one's is the end of its lease.
+  due_at INTEGER,
+  -- The token of the claim that holds it.
+  lease TEXT
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, due_at);
+CREATE INDEX IF NOT EXISTS outbox_by_ref ON outbox (ref, seq);
 `;
+
+/**
+ * Changes to tables that already exist, in order; PRAGMA user_version counts those applied. A
+ * database made before double opt-in keeps its subscribers as confirmed.
+ */
+const MIGRATIONS = [
+  `ALTER TABLE subscribers ADD COLUMN status TEXT NOT NULL DEFAULT 'confirmed';
+   -- Consent and attribution as JSON (records.ts Consent, Attribution).
+   ALTER TABLE subscribers ADD COLUMN consent TEXT;
+   ALTER TABLE subscribers ADD COLUMN attribution TEXT;
+   ALTER TABLE subscribers ADD COLUMN campaign TEXT NOT NULL DEFAULT '${NO_CAMPAIGN}	${NO_CAMPAIGN}	${NO_CAMPAIGN}';
+   -- When the last confirmation e-mail was queued (ms).
+   ALTER TABLE subscribers ADD COLUMN confirmation_sent_at INTEGER;
+   CREATE INDEX subscribers_by_status ON subscribers (status);
+   ALTER TABLE leads ADD COLUMN page TEXT;
+   ALTER TABLE leads ADD COLUMN attribution TEXT;
+   ALTER TABLE leads ADD COLUMN campaign TEXT NOT NULL DEFAULT '${NO_CAMPAIGN}	${NO_CAMPAIGN}	${NO_CAMPAIGN}';`,
+];
+
+/** Applies the migrations this database has not had yet, inside the caller's transaction. */
+function migrate(db: DatabaseSync): void {
+  const row = db.prepare('PRAGMA user_version').get();
+  const version = typeof row?.user_version === 'number' ? row.user_version : 0;
+  for (const [index, sql] of MIGRATIONS.entries()) {
+    if (index < version) continue;
+    db.exec(sql);
+    db.exec(`PRAGMA user_version = ${index + 1}`);
+  }
+}
 
 type Row = Record<string, SQLOutputValue>;
 
@@ -155,19 +232,31 @@ function integer(row: Row, column: string): number {
   return value;
 }
 
+function optionalJson<T>(row: Row, column: string): T | undefined {
+  const value = optionalText(row, column);
+  return value === undefined ? undefined : (JSON.parse(value) as T);
+}
+
+const STATUSES: readonly SubscriberStatus[] = ['pending', 'confirmed', 'unsubscribed'];
+
 function toSubscriber(row: Row): Subscriber {
   const sources: unknown = JSON.parse(text(row, 'sources'));
-  const subscriber: Subscriber = {
+  const status = STATUSES.find((known) => known === row.status);
+  const subscriber = withStatus({
     email: text(row, 'email'),
     firstName: text(row, 'first_name'),
     sources: Array.isArray(sources) ? sources.filter((source) => typeof source === 'string') : [],
     createdAt: text(row, 'created_at'),
     updatedAt: text(row, 'updated_at'),
-  };
+    ...(status ? { status } : {}),
+    ...(row.consent ? { consent: optionalJson<Consent>(row, 'consent') } : {}),
+  });
   const lastName = optionalText(row, 'last_name');
   if (lastName !== undefined) subscriber.lastName = lastName;
   const emailAscii = optionalText(row, 'email_ascii');
   if (emailAscii !== undefined) subscriber.emailAscii = emailAscii;
+  const attribution = optionalJson<Attribution>(row, 'attribution');
+  if (attribution !== undefined) subscriber.attribution = attribution;
   return subscriber;
 }
 
@@ -181,6 +270,8 @@ function leadOf(fields: {
   source: string;
   notes?: string | undefined;
   createdAt: string;
+  page?: string | undefined;
+  attribution?: Attribution | undefined;
 }): Lead {
   const lead: Lead = {
     id: fields.id,
@@ -192,6 +283,8 @@ function leadOf(fields: {
   if (fields.emailAscii !== undefined) lead.emailAscii = fields.emailAscii;
   if (fields.company !== undefined) lead.company = fields.company;
   if (fields.notes !== undefined) lead.notes = fields.notes;
+  if (fields.page !== undefined) lead.page = fields.page;
+  if (fields.attribution !== undefined) lead.attribution = fields.attribution;
   return lead;
 }
 
@@ -205,13 +298,15 @@ function toLead(row: Row): Lead {
     source: text(row, 'source'),
     notes: optionalText(row, 'notes'),
     createdAt: text(row, 'created_at'),
+    page: optionalText(row, 'page'),
+    attribution: optionalJson<Attribution>(row, 'attribution'),
   });
 }
 
 /** Writes a subscriber row; `OR IGNORE` keeps a row already there (the import: the database is newer). */
 function insertSubscriber(database: Database, subscriber: Subscriber, conflict: 'fail' | 'ignore' = 'fail'): void {
   database.run(
-    `INSERT ${conflict === 'ignore' ? 'OR IGNORE ' : ''}INTO subscribers (email, email_ascii, first_name, last_name, sources, first_source, created_at, updated_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT ${conflict === 'ignore' ? 'OR IGNORE ' : ''}INTO subscribers (email, email_ascii, first_name, last_name, sources, first_source, created_at, updated_at, day, status, consent, attribution, campaign) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     subscriber.email,
     subscriber.emailAscii ?? null,
     subscriber.firstName,
@@ -221,13 +316,17 @@ function insertSubscriber(database: Database, subscriber: Subscriber, conflict: 
     subscriber.createdAt,
     subscriber.updatedAt,
     subscriber.createdAt.slice(0, 10),
+    subscriber.status,
+    JSON.stringify(subscriber.consent),
+    subscriber.attribution ? JSON.stringify(subscriber.attribution) : null,
+    campaignKey(subscriber.attribution),
   );
 }
 
 /** Writes a lead row; `OR IGNORE` keeps a row already there (the import). */
 function insertLead(database: Database, lead: Lead, conflict: 'fail' | 'ignore' = 'fail'): void {
   database.run(
-    `INSERT ${conflict === 'ignore' ? 'OR IGNORE ' : ''}INTO leads (id, name, email, email_ascii, company, source, notes, created_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT ${conflict === 'ignore' ? 'OR IGNORE ' : ''}INTO leads (id, name, email, email_ascii, company, source, notes, created_at, day, page, attribution, campaign) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     lead.id,
     lead.name,
     lead.email,
@@ -237,7 +336,24 @@ function insertLead(database: Database, lead: Lead, conflict: 'fail' | 'ignore' 
     lead.notes ?? null,
     lead.createdAt,
     lead.createdAt.slice(0, 10),
+    lead.page ?? null,
+    lead.attribution ? JSON.stringify(lead.attribution) : null,
+    campaignKey(lead.attribution),
   );
+}
+
+/** Writes new outbox entries, due now. */
+function insertEntries(database: Database, entries: NewOutboxEntry[], now: Date): void {
+  for (const entry of entries) {
+    database.run(
+      "INSERT INTO outbox (id, ref, state, message, status, due_at) VALUES (?, ?, ?, ?, 'pending', ?)",
+      entry.id,
+      entry.ref,
+      JSON.stringify(newState(entry, now)),
+      JSON.stringify(entry.message),
+      now.getTime(),
+    );
+  }
 }
 
 /** One connection with its prepared statements. */
@@ -263,8 +379,9 @@ class Database {
     return this.statement(sql).all(...params);
   }
 
-  run(sql: string, ...params: SQLInputValue[]): void {
-    this.statement(sql).run(...params);
+  /** Runs a write; the number of rows it changed. */
+  run(sql: string, ...params: SQLInputValue[]): number {
+    return Number(this.statement(sql).run(...params).changes);
   }
 
   /**
@@ -359,7 +476,7 @@ function importLegacy(database: Database, file: string, now: Date): ImportOutcom
       continue;
     }
     // Records already in the database are newer than the file's: they win.
-    insertSubscriber(database, parsed.data, 'ignore');
+    insertSubscriber(database, withStatus(parsed.data), 'ignore');
   }
   // Oldest first, so that leads of the same millisecond keep their order.
   for (const value of leads) {
@@ -418,6 +535,7 @@ async function openDatabase(directory: string): Promise<Database> {
     const legacy = path.join(directory, LEGACY_FILE);
     const outcome = await database.transaction('IMMEDIATE', () => {
       db.exec(SCHEMA);
+      migrate(db);
       return importLegacy(database, legacy, new Date());
     });
     if (outcome.kind === 'imported' || outcome.kind === 'known') setAside(legacy);
@@ -485,17 +603,43 @@ export function createSqliteStore(directory: string): SqliteStore {
       .map(toSubscriber);
   }
 
-  function listLeads(database: Database, { offset, limit }: Page): Lead[] {
-    return database
-      .all('SELECT * FROM leads ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?', limit, offset)
-      .map(toLead);
+  /** The states of the outbox entries of these records, in order, by record. */
+  function deliveriesOf(database: Database, refs: string[]): Map<string, Delivery[]> {
+    const byRef = new Map<string, Delivery[]>();
+    if (refs.length === 0) return byRef;
+    for (const row of database.all(
+      'SELECT ref, state FROM outbox WHERE ref IN (SELECT value FROM json_each(?)) ORDER BY seq',
+      JSON.stringify(refs),
+    )) {
+      const ref = text(row, 'ref');
+      const list = byRef.get(ref) ?? [];
+      list.push(deliveryOf(JSON.parse(text(row, 'state')) as OutboxState));
+      byRef.set(ref, list);
+    }
+    return byRef;
   }
 
-  function dailyCounts(database: Database, kind: 'subscribers' | 'leads', days: string[]): DailyCounts {
-    const sql =
-      kind === 'leads'
-        ? 'SELECT day, source, count(*) AS count FROM leads WHERE day IN (SELECT value FROM json_each(?)) GROUP BY day, source'
-        : 'SELECT day, first_source AS source, count(*) AS count FROM subscribers WHERE day IN (SELECT value FROM json_each(?)) GROUP BY day, first_source';
+  function listLeads(database: Database, { offset, limit }: Page): Lead[] {
+    const leads = database
+      .all('SELECT * FROM leads ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?', limit, offset)
+      .map(toLead);
+    const deliveries = deliveriesOf(
+      database,
+      leads.map((lead) => lead.id),
+    );
+    for (const lead of leads) lead.delivery = deliveries.get(lead.id) ?? [];
+    return leads;
+  }
+
+  function dailyCounts(database: Database, kind: CountKind, days: string[]): DailyCounts {
+    const sql = {
+      leads:
+        'SELECT day, source, count(*) AS count FROM leads WHERE day IN (SELECT value FROM json_each(?)) GROUP BY day, source',
+      subscribers:
+        'SELECT day, first_source AS source, count(*) AS count FROM subscribers WHERE day IN (SELECT value FROM json_each(?)) GROUP BY day, first_source',
+      confirmations:
+        'SELECT day, source, count(*) AS count FROM confirmations WHERE day IN (SELECT value FROM json_each(?)) GROUP BY day, source',
+    }[kind];
     const counts = countTable<Record<string, number>>();
     for (const row of database.all(sql, JSON.stringify(days))) {
       const day = text(row, 'day');
@@ -508,46 +652,96 @@ export function createSqliteStore(directory: string): SqliteStore {
   const count = (database: Database, table: 'subscribers' | 'leads') =>
     integer(database.get(`SELECT count(*) AS count FROM ${table}`) ?? {}, 'count');
 
+  function subscriberStatusCounts(database: Database) {
+    const counts = { pending: 0, confirmed: 0, unsubscribed: 0 };
+    for (const row of database.all('SELECT status, count(*) AS count FROM subscribers GROUP BY status')) {
+      const status = STATUSES.find((known) => known === row.status);
+      if (status) counts[status] = integer(row, 'count');
+    }
+    return counts;
+  }
+
+  function outboxCounts(database: Database) {
+    const counts = { total: 0, pending: 0, dead: 0 };
+    for (const row of database.all('SELECT status, count(*) AS count FROM outbox GROUP BY status')) {
+      const value = integer(row, 'count');
+      counts.total += value;
+      if (row.status === 'pending') counts.pending = value;
+      if (row.status === 'dead') counts.dead = value;
+    }
+    return counts;
+  }
+
+  function campaignCounts(database: Database, table: 'subscribers' | 'leads'): Record<string, number> {
+    const counts = countTable();
+    for (const row of database.all(`SELECT campaign, count(*) AS count FROM ${table} GROUP BY campaign`))
+      counts[text(row, 'campaign')] = integer(row, 'count');
+    return counts;
+  }
+
+  /** A subscriber's change of status in one transaction: the record, the day's confirmation count, the entries. */
+  const changeStatus = (email: string, now: Date, change: (subscriber: Subscriber) => SubscriberChange) =>
+    write((database): StatusChange | undefined => {
+      const row = subscriberRow(database, email);
+      if (!row) return undefined;
+      const { next, changed, confirmedNow, entries } = change(toSubscriber(row));
+      if (!changed) return { subscriber: next, changed };
+      database.run(
+        'UPDATE subscribers SET first_name = ?, last_name = ?, sources = ?, updated_at = ?, status = ?, consent = ? WHERE email = ?',
+        next.firstName,
+        next.lastName ?? null,
+        JSON.stringify(next.sources),
+        next.updatedAt,
+        next.status,
+        JSON.stringify(next.consent),
+        email,
+      );
+      if (confirmedNow)
+        database.run('INSERT INTO confirmations (day, source) VALUES (?, ?)', dayOf(now), next.sources[0] ?? '');
+      insertEntries(database, entries, now);
+      return { subscriber: next, changed };
+    });
+
+  function outboxEntry(row: Row): OutboxEntry {
+    return {
+      ...(JSON.parse(text(row, 'state')) as OutboxState),
+      message: JSON.parse(text(row, 'message')) as OutboxMessage,
+    };
+  }
+
   return {
-    subscribe: (input: SubscribeInput, now: Date, { idempotencyKey }: WriteOptions = {}) =>
+    subscribe: (input: SubscribeInput, now: Date, { idempotencyKey, confirmation }: SubscribeWriteOptions = {}) =>
       write((database): SubscribeResult => {
         const firstEmail = claimKey(database, idempotencyKey, input.email, now);
         if (firstEmail !== undefined) {
           const row = subscriberRow(database, firstEmail);
-          return { subscriber: row ? toSubscriber(row) : undefined, created: false, repeated: true };
+          return {
+            subscriber: row ? toSubscriber(row) : undefined,
+            created: false,
+            repeated: true,
+            confirmationQueued: false,
+          };
         }
-        const at = now.toISOString();
         const existing = subscriberRow(database, input.email);
-        if (existing) {
-          const subscriber = toSubscriber(existing);
-          subscriber.firstName = input.firstName;
-          if (input.lastName) subscriber.lastName = input.lastName;
-          subscriber.updatedAt = at;
-          if (!subscriber.sources.includes(input.source)) subscriber.sources.push(input.source);
-          database.run(
-            'UPDATE subscribers SET first_name = ?, last_name = ?, sources = ?, updated_at = ? WHERE email = ?',
-            subscriber.firstName,
-            subscriber.lastName ?? null,
-            JSON.stringify(subscriber.sources),
-            at,
-            input.email,
-          );
-          return { subscriber, created: false, repeated: false };
+        const subscriber = existing ? toSubscriber(existing) : newSubscriber(input, now);
+        if (!existing) insertSubscriber(database, subscriber);
+        const lastSent = existing ? existing.confirmation_sent_at : null;
+        const confirmationQueued =
+          confirmation !== undefined &&
+          (typeof lastSent !== 'number' || now.getTime() - lastSent >= CONFIRMATION_INTERVAL_SECONDS * 1000);
+        if (confirmation && confirmationQueued) {
+          insertEntries(database, [confirmation], now);
+          database.run('UPDATE subscribers SET confirmation_sent_at = ? WHERE email = ?', now.getTime(), input.email);
         }
-        const subscriber: Subscriber = {
-          email: input.email,
-          firstName: input.firstName,
-          sources: [input.source],
-          createdAt: at,
-          updatedAt: at,
-        };
-        if (input.lastName !== undefined) subscriber.lastName = input.lastName;
-        if (input.emailAscii !== undefined) subscriber.emailAscii = input.emailAscii;
-        insertSubscriber(database, subscriber);
-        return { subscriber, created: true, repeated: false };
+        return { subscriber, created: !existing, repeated: false, confirmationQueued };
       }),
 
-    createLead: (input: LeadInput, now: Date, { idempotencyKey }: WriteOptions = {}) =>
+    confirmSubscriber: (input: ConfirmInput, now: Date, outbox = () => []) =>
+      changeStatus(input.email, now, (subscriber) => confirmed(subscriber, input, now, outbox)),
+
+    unsubscribe: (email: string, now: Date) => changeStatus(email, now, (subscriber) => unsubscribed(subscriber, now)),
+
+    createLead: (input: LeadInput, now: Date, { idempotencyKey, outbox }: LeadWriteOptions = {}) =>
       write((database) => {
         const lead = leadOf({ ...input, id: crypto.randomUUID(), createdAt: now.toISOString() });
         const firstId = claimKey(database, idempotencyKey, lead.id, now);
@@ -557,16 +751,80 @@ export function createSqliteStore(directory: string): SqliteStore {
           if (row) return toLead(row);
         }
         insertLead(database, lead);
+        insertEntries(database, outbox?.(lead) ?? [], now);
         return lead;
       }),
 
+    claimOutbox: (now: Date, limit: number, ids?: string[]) =>
+      write((database): ClaimedEntry[] => {
+        const lease = crypto.randomUUID();
+        const rows = ids
+          ? database.all(
+              "SELECT * FROM outbox WHERE id IN (SELECT value FROM json_each(?)) AND status = 'pending' AND due_at <= ? ORDER BY due_at LIMIT ?",
+              JSON.stringify(ids),
+              now.getTime(),
+              limit,
+            )
+          : database.all(
+              "SELECT * FROM outbox WHERE status = 'pending' AND due_at <= ? ORDER BY due_at LIMIT ?",
+              now.getTime(),
+              limit,
+            );
+        for (const row of rows)
+          database.run(
+            'UPDATE outbox SET due_at = ?, lease = ? WHERE id = ?',
+            now.getTime() + OUTBOX_LEASE_MS,
+            lease,
+            text(row, 'id'),
+          );
+        return rows.map((row) => ({ entry: outboxEntry(row), lease }));
+      }),
+
+    completeOutbox: ({ entry, lease }: ClaimedEntry, outcome: DeliveryOutcome, now: Date) =>
+      write((database) => {
+        const { message: _message, ...state } = entry;
+        const next = afterAttempt(state, outcome, now);
+        const changed = database.run(
+          'UPDATE outbox SET state = ?, status = ?, due_at = ?, lease = NULL WHERE id = ? AND lease = ?',
+          JSON.stringify(next),
+          next.status,
+          next.status === 'pending' ? Date.parse(next.nextAttemptAt ?? '') || now.getTime() : null,
+          entry.id,
+          lease,
+        );
+        return changed === 1;
+      }),
+
+    retryOutbox: (id: string, now: Date) =>
+      write((database) => {
+        const row = database.get("SELECT state FROM outbox WHERE id = ? AND status = 'dead'", id);
+        if (!row) return false;
+        const next = revived(JSON.parse(text(row, 'state')) as OutboxState, now);
+        database.run(
+          "UPDATE outbox SET state = ?, status = 'pending', due_at = ?, lease = NULL WHERE id = ?",
+          JSON.stringify(next),
+          now.getTime(),
+          id,
+        );
+        return true;
+      }),
+
+    listOutbox: ({ offset, limit }: Page) =>
+      read((database) =>
+        database.all('SELECT * FROM outbox ORDER BY seq DESC LIMIT ? OFFSET ?', limit, offset).map(outboxEntry),
+      ),
+
+    countOutbox: () => read((database) => outboxCounts(database)),
+
+    subscriberStatusCounts: () => read((database) => subscriberStatusCounts(database)),
+
     recordHoneypot: (endpoint: string) =>
-      write((database) =>
+      write((database) => {
         database.run(
           'INSERT INTO honeypot (endpoint, count) VALUES (?, 1) ON CONFLICT (endpoint) DO UPDATE SET count = count + 1',
           endpoint,
-        ),
-      ),
+        );
+      }),
 
     countSubscribers: () => read((database) => count(database, 'subscribers')),
     countLeads: () => read((database) => count(database, 'leads')),
@@ -579,8 +837,7 @@ export function createSqliteStore(directory: string): SqliteStore {
         return row ? toSubscriber(row) : undefined;
       }),
 
-    dailyCounts: (kind: 'subscribers' | 'leads', days: string[]) =>
-      read((database) => dailyCounts(database, kind, days)),
+    dailyCounts: (kind: CountKind, days: string[]) => read((database) => dailyCounts(database, kind, days)),
 
     honeypotCounts: () =>
       read((database) => {
@@ -593,9 +850,16 @@ export function createSqliteStore(directory: string): SqliteStore {
     dashboard: (days: string[], page: Page) =>
       read((database): DashboardData => ({
         subscriberTotal: count(database, 'subscribers'),
+        subscriberStatus: subscriberStatusCounts(database),
         leadTotal: count(database, 'leads'),
         subscriberDaily: dailyCounts(database, 'subscribers', days),
+        confirmationDaily: dailyCounts(database, 'confirmations', days),
         leadDaily: dailyCounts(database, 'leads', days),
+        outbox: (({ pending, dead }) => ({ pending, dead }))(outboxCounts(database)),
+        campaignCounts: {
+          leads: campaignCounts(database, 'leads'),
+          subscribers: campaignCounts(database, 'subscribers'),
+        },
         subscribers: listSubscribers(database, page),
         leads: listLeads(database, page),
       })),
@@ -604,6 +868,8 @@ export function createSqliteStore(directory: string): SqliteStore {
       write((database) => {
         const existed = subscriberRow(database, email) !== undefined;
         database.run('DELETE FROM subscribers WHERE email = ?', email);
+        // The e-mails queued for the address hold it too.
+        database.run('DELETE FROM outbox WHERE ref = ?', email);
         return existed;
       }),
 
@@ -621,7 +887,9 @@ export function createSqliteStore(directory: string): SqliteStore {
       ),
 
     deleteSession: (sessionId: string) =>
-      write((database) => database.run('DELETE FROM sessions WHERE id = ?', sessionId)),
+      write((database) => {
+        database.run('DELETE FROM sessions WHERE id = ?', sessionId);
+      }),
 
     countLoginAttempt: (client: string, windowSeconds: number, now: Date) =>
       write((database): LoginAttempts => {
@@ -640,7 +908,9 @@ export function createSqliteStore(directory: string): SqliteStore {
       }),
 
     clearLoginAttempts: (client: string) =>
-      write((database) => database.run('DELETE FROM login_attempts WHERE client = ?', client)),
+      write((database) => {
+        database.run('DELETE FROM login_attempts WHERE client = ?', client);
+      }),
 
     close() {
       const current = opening;

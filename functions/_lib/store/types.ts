@@ -1,6 +1,6 @@
 // functions/_lib/store keeps the records: the Store interface, its Redis and SQLite adapters, and getStore() with its deadlines.
 /** What the store keeps, and the verbs it offers. Both adapters implement this one interface. */
-import type { Lead, Subscriber } from '../../../src/shared/records';
+import type { Attribution, Delivery, DeliveryKind, Lead, Subscriber } from '../../../src/shared/records';
 
 export interface SubscribeInput {
   email: string;
@@ -9,9 +9,83 @@ export interface SubscribeInput {
   firstName: string;
   lastName?: string;
   source: string;
+  /** The page the form was on. */
+  page?: string;
+  attribution?: Attribution;
+  /** The privacy policy's updatedDate in force (YYYY-MM-DD), for the consent record. */
+  policyDate?: string;
 }
 
-export type LeadInput = Omit<Lead, 'id' | 'createdAt'>;
+export type LeadInput = Omit<Lead, 'id' | 'createdAt' | 'delivery'>;
+
+/** What a confirmation link carries: the names and form of the subscription it confirms. */
+export interface ConfirmInput {
+  email: string;
+  firstName: string;
+  lastName?: string;
+  source: string;
+  /** The privacy policy's updatedDate in force when the person confirms. */
+  policyDate?: string;
+}
+
+/** At most one confirmation e-mail per address in this many seconds. */
+export const CONFIRMATION_INTERVAL_SECONDS = 3600;
+
+/** What an outbox entry sends: an e-mail (from is added at sending time) or a webhook body. */
+export type OutboxMessage =
+  | {
+      channel: 'mail';
+      to: string[];
+      replyTo?: string;
+      subject: string;
+      text: string;
+      html: string;
+      /** Extra headers (List-Unsubscribe). */
+      headers?: Record<string, string>;
+    }
+  | {
+      channel: 'webhook';
+      /** The event type: `lead.created`, `subscriber.confirmed`. */
+      type: string;
+      /** The JSON body, fixed at creation so that every retry sends the same bytes. */
+      body: string;
+    };
+
+/** An entry as the caller composes it, written with its record in one atomic step. */
+export interface NewOutboxEntry {
+  /** Also the webhook-id and the e-mail's Message-ID: stable across retries. */
+  id: string;
+  kind: DeliveryKind;
+  /** The lead id or subscriber e-mail it belongs to. */
+  ref: string;
+  /** Who it goes to, as the admin shows it: the recipients of an e-mail, the webhook's host. */
+  to: string;
+  message: OutboxMessage;
+}
+
+/** An entry as the store keeps it. */
+export interface OutboxEntry extends NewOutboxEntry, Omit<Delivery, 'id' | 'kind' | 'to'> {
+  /** After this ISO time a failing entry is not retried but marked dead. */
+  expiresAt: string;
+}
+
+/** An entry without its message: what the admin's lists read. */
+export type OutboxState = Omit<OutboxEntry, 'message'>;
+
+/** A claimed entry: its lease token must come back with the outcome. */
+export interface ClaimedEntry {
+  entry: OutboxEntry;
+  lease: string;
+}
+
+/** How long a claimed entry is reserved for its claimer (longer than any delivery attempt takes). */
+export const OUTBOX_LEASE_MS = 2 * 60_000;
+/** How long a failing entry is retried before it is marked dead. */
+export const OUTBOX_RETRY_WINDOW_MS = 24 * 3600_000;
+
+/** Everything the store needs to record an attempt's outcome. */
+export type DeliveryOutcome =
+  { kind: 'delivered'; via: NonNullable<Delivery['via']> } | { kind: 'failed'; error: string; permanent: boolean };
 
 export interface Page {
   offset: number;
@@ -45,17 +119,66 @@ export interface WriteOptions {
   idempotencyKey?: string;
 }
 
+export interface LeadWriteOptions extends WriteOptions {
+  /** The outbox entries of a new lead, written in the same atomic step as the lead. */
+  outbox?: (lead: Lead) => NewOutboxEntry[];
+}
+
+export interface SubscribeWriteOptions extends WriteOptions {
+  /**
+   * The confirmation e-mail of this subscription: written with the record in one atomic step, but
+   * only if no confirmation went to the address in the last CONFIRMATION_INTERVAL_SECONDS.
+   */
+  confirmation?: NewOutboxEntry;
+}
+
 export type SubscribeResult =
-  | { subscriber: Subscriber; created: boolean; repeated: false }
+  | { subscriber: Subscriber; created: boolean; repeated: false; confirmationQueued: boolean }
   /** The key was seen before: nothing was written; the record as it stands now, if it still exists. */
-  | { subscriber: Subscriber | undefined; created: false; repeated: true };
+  | { subscriber: Subscriber | undefined; created: false; repeated: true; confirmationQueued: false };
+
+/** The outcome of a confirmation or an unsubscription; undefined when the address is not (or no longer) subscribed. */
+export interface StatusChange {
+  subscriber: Subscriber;
+  /** False when the subscriber was already in that state (a second click on the link). */
+  changed: boolean;
+}
 
 /** The verbs the functions call: getStore() gives them, each with a deadline. */
 export interface StoreVerbs {
-  /** Adds or updates the subscriber keyed by e-mail: one record per address, first createdAt kept. */
-  subscribe(input: SubscribeInput, now: Date, options?: WriteOptions): Promise<SubscribeResult>;
-  /** Appends a lead; with a key seen before, appends nothing and gives back the first lead. */
-  createLead(input: LeadInput, now: Date, options?: WriteOptions): Promise<Lead>;
+  /**
+   * Records a subscription: a new address becomes a pending subscriber; a known one is left as it
+   * is (names and sources change only when a confirmation link is opened). Queues the
+   * confirmation e-mail unless one went out in the last hour.
+   */
+  subscribe(input: SubscribeInput, now: Date, options?: SubscribeWriteOptions): Promise<SubscribeResult>;
+  /**
+   * Confirms a subscriber with what the link carries (names, form); the outbox entries (the
+   * webhook) are written in the same step, only when the status changes to confirmed.
+   */
+  confirmSubscriber(
+    input: ConfirmInput,
+    now: Date,
+    outbox?: (subscriber: Subscriber) => NewOutboxEntry[],
+  ): Promise<StatusChange | undefined>;
+  unsubscribe(email: string, now: Date): Promise<StatusChange | undefined>;
+  /** Appends a lead with its outbox entries; with a key seen before, appends nothing and gives back the first lead. */
+  createLead(input: LeadInput, now: Date, options?: LeadWriteOptions): Promise<Lead>;
+
+  /**
+   * Reserves up to `limit` entries due at `now` (or, with `ids`, those of them that are due) for
+   * OUTBOX_LEASE_MS: no other claim gets them until the outcome is recorded or the lease ends.
+   */
+  claimOutbox(now: Date, limit: number, ids?: string[]): Promise<ClaimedEntry[]>;
+  /** Records an attempt's outcome; false when the lease was lost (expired and claimed again). */
+  completeOutbox(claimed: ClaimedEntry, outcome: DeliveryOutcome, now: Date): Promise<boolean>;
+  /** Puts a dead entry back in line, due now, with a new 24-hour window; false when there is no dead entry of that id. */
+  retryOutbox(id: string, now: Date): Promise<boolean>;
+  /** Newest first. */
+  listOutbox(page: Page): Promise<OutboxEntry[]>;
+  countOutbox(): Promise<{ total: number; pending: number; dead: number }>;
+  /** Subscribers by status. */
+  subscriberStatusCounts(): Promise<{ pending: number; confirmed: number; unsubscribed: number }>;
   /** Counts a submission caught by the honeypot, per endpoint. */
   recordHoneypot(endpoint: string, now: Date): Promise<void>;
   countSubscribers(): Promise<number>;
@@ -91,17 +214,26 @@ export interface StoreVerbs {
  */
 export interface Store extends StoreVerbs {
   getSubscriber(email: string): Promise<Subscriber | undefined>;
-  /** New subscribers or leads per day and source, for the given UTC days (YYYY-MM-DD). */
-  dailyCounts(kind: 'subscribers' | 'leads', days: string[]): Promise<DailyCounts>;
+  /** New subscribers, confirmations or leads per day and source, for the given UTC days (YYYY-MM-DD). */
+  dailyCounts(kind: CountKind, days: string[]): Promise<DailyCounts>;
   /** Submissions caught by the honeypot, per endpoint. */
   honeypotCounts(): Promise<Record<string, number>>;
 }
 
+/** What the per-day counts count: sign-ups (any status), confirmations, or leads. */
+export type CountKind = 'subscribers' | 'confirmations' | 'leads';
+
 export interface DashboardData {
+  /** Every subscriber record, whatever its status. */
   subscriberTotal: number;
+  subscriberStatus: { pending: number; confirmed: number; unsubscribed: number };
   leadTotal: number;
   subscriberDaily: DailyCounts;
+  confirmationDaily: DailyCounts;
   leadDaily: DailyCounts;
+  outbox: { pending: number; dead: number };
+  /** Leads and sign-ups per campaign key (campaignKey()). */
+  campaignCounts: { leads: Record<string, number>; subscribers: Record<string, number> };
   /** Newest first. */
   subscribers: Subscriber[];
   leads: Lead[];
@@ -112,6 +244,25 @@ export interface LoginAttempts {
   count: number;
   /** When the window ends, ms since the epoch. */
   resetAt: number;
+}
+
+/** What a campaign without a value shows. */
+export const NO_CAMPAIGN = '(none)';
+
+/** The key a record is counted under in the by-campaign breakdown: utm_source, utm_medium and utm_campaign, tab-separated. */
+export function campaignKey(attribution: Attribution | undefined): string {
+  const { utm_source, utm_medium, utm_campaign } = attribution ?? {};
+  // A tab cannot occur in a value (the schema refuses control characters), so the key splits back exactly.
+  return [utm_source, utm_medium, utm_campaign].map((value) => value ?? NO_CAMPAIGN).join('\t');
+}
+
+/** A subscriber record as stored before double opt-in had no status: it counts as confirmed, with what it has for consent. */
+export function withStatus(record: Omit<Subscriber, 'status' | 'consent'> & Partial<Subscriber>): Subscriber {
+  return {
+    ...record,
+    status: record.status ?? 'confirmed',
+    consent: record.consent ?? { subscribedAt: record.createdAt, form: record.sources[0] ?? '' },
+  };
 }
 
 /** The UTC calendar day of a moment, YYYY-MM-DD. */

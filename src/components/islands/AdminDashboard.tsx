@@ -1,13 +1,15 @@
 import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { apiRequest, errorText } from '../../lib/api';
-import { formatDate } from '../../lib/format';
+import { formatDateTime, formatShortDate } from '../../lib/format';
 import { queryClient } from '../../lib/query-client';
-import type { ListPage, Overview } from '../../shared/api';
-import type { Lead, Subscriber } from '../../shared/records';
+import type { CampaignRow, DeliverySetup, ListPage, OutboxItem, Overview } from '../../shared/api';
+import type { Attribution, Delivery, DeliveryKind, Lead, Subscriber, SubscriberStatus } from '../../shared/records';
 import { toast } from '../../stores/toasts';
+import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/field';
+import { RecordList, type Column } from '../ui/record-list';
 
 const loadChart = () => import('./ActivityChart').then((module) => ({ default: module.ActivityChart }));
 const ActivityChart = lazy(loadChart);
@@ -41,7 +43,7 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
   }
 
   return (
-    <div className="grid gap-10">
+    <div className="grid min-w-0 gap-10">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h2 className="text-2xl font-extrabold tracking-tight">Insights</h2>
         <Button variant="secondary" onClick={logout}>
@@ -52,6 +54,7 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
       {overview.error && (
         <FormAlert tone="error">The figures could not be loaded: {errorText(overview.error)}</FormAlert>
       )}
+      {overview.data && <DeliveryPanel setup={overview.data.delivery} outbox={overview.data.outbox} />}
       {overview.data && <Figures data={overview.data} />}
       <Records<Lead>
         title="Leads"
@@ -59,6 +62,9 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
         initial={overview.data?.leads}
         emptyText="No leads yet. They appear here as soon as someone sends the contact form or asks for the Zoho guide."
         columns={LEAD_COLUMNS}
+        rowKey={(lead) => lead.id}
+        cardTitle={(lead) => <CardTitle title={lead.name} when={when(lead.createdAt)} />}
+        csv
       />
       <Records<Subscriber>
         title="Subscribers"
@@ -66,8 +72,12 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
         initial={overview.data?.subscribers}
         emptyText="No subscribers yet. Newsletter signups from the footer and the blog appear here."
         columns={SUBSCRIBER_COLUMNS}
+        rowKey={(subscriber) => subscriber.email}
+        cardTitle={(subscriber) => <CardTitle title={subscriber.email} when={when(subscriber.createdAt)} />}
         action={(subscriber) => <DeleteSubscriber email={subscriber.email} />}
+        csv
       />
+      <Outbox counts={overview.data?.outbox} />
       <section aria-labelledby="analytics-title" className="grid gap-4">
         <h3 id="analytics-title" className="text-xl font-bold">
           Analytics
@@ -83,9 +93,9 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
         ) : (
           <p className="rounded-(--radius-card) bg-ink-50 p-6 text-ink-700 ring-1 ring-ink-100">
             No analytics dashboard is configured. Set{' '}
-            <code className="rounded bg-white px-1.5 py-0.5">PUBLIC_ANALYTICS_DASHBOARD_URL</code> to the shareable link
-            of your analytics dashboard (for example a public Plausible or Umami share link) and redeploy to see it
-            here.
+            <code className="rounded bg-white px-1.5 py-0.5 wrap-anywhere">PUBLIC_ANALYTICS_DASHBOARD_URL</code> to the
+            shareable link of your analytics dashboard (for example a public Plausible or Umami share link) and redeploy
+            to see it here.
           </p>
         )}
       </section>
@@ -93,22 +103,70 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
   );
 }
 
+const count = (value: number) => value.toLocaleString('en-US');
+const plural = (value: number, one: string, many = `${one}s`) => `${count(value)} ${value === 1 ? one : many}`;
+
+/** How e-mail and the webhook are set up, and a warning above it all when nobody hears of a new lead. */
+function DeliveryPanel({ setup, outbox }: { setup: DeliverySetup; outbox: Overview['outbox'] }) {
+  const mail = {
+    smtp: 'Sent through your SMTP server',
+    file: 'Not sent: written to the local outbox folder (read them under Outbox below)',
+    none: 'Off: no SMTP server is configured',
+  }[setup.mail];
+  return (
+    <section aria-labelledby="delivery-title" className="grid gap-4">
+      {setup.warning && (
+        <div role="alert" className="rounded-(--radius-card) bg-danger-50 p-5 ring-2 ring-danger-700/40 ring-inset">
+          <p className="font-bold text-danger-700">Nobody is being notified</p>
+          <p className="mt-1 text-ink-800">{setup.warning}</p>
+        </div>
+      )}
+      <div className="rounded-(--radius-card) bg-white p-5 text-sm ring-1 ring-ink-100">
+        <h3 id="delivery-title" className="font-semibold">
+          Delivery
+        </h3>
+        <dl className="mt-2 grid gap-x-6 gap-y-1 sm:grid-cols-[auto_minmax(0,1fr)]">
+          <dt className="font-semibold text-ink-600">E-mail</dt>
+          <dd className="text-ink-800">{mail}</dd>
+          <dt className="font-semibold text-ink-600">Lead notifications to</dt>
+          <dd className="wrap-anywhere text-ink-800">
+            {setup.notifyTo.length > 0 ? setup.notifyTo.join(', ') : 'nobody (LEADS_NOTIFY_TO is not set)'}
+          </dd>
+          <dt className="font-semibold text-ink-600">Webhook</dt>
+          <dd className="text-ink-800">
+            {setup.webhook ? 'On: leads and confirmed subscribers are posted to your webhook' : 'Off'}
+          </dd>
+          <dt className="font-semibold text-ink-600">Outbox</dt>
+          <dd className="text-ink-800">
+            {plural(outbox.pending, 'message')} waiting to be sent, {count(outbox.dead)} failed
+          </dd>
+        </dl>
+      </div>
+    </section>
+  );
+}
+
 function Figures({ data }: { data: Overview }) {
+  const status = data.subscriberStatus;
   const cards = [
-    { label: 'Subscribers', figures: data.totals.subscribers },
+    {
+      label: 'Confirmed subscribers',
+      figures: data.totals.subscribers,
+      note: `${count(status.pending)} awaiting confirmation · ${count(status.unsubscribed)} unsubscribed`,
+    },
     { label: 'Leads', figures: data.totals.leads },
   ];
   return (
     <>
       <dl className="grid gap-6 sm:grid-cols-2">
-        {cards.map(({ label, figures }) => (
+        {cards.map(({ label, figures, note }) => (
           <div key={label} className="rounded-(--radius-card) bg-white p-6 shadow-(--shadow-card) ring-1 ring-ink-100">
             <dt className="text-sm font-semibold tracking-wide text-ink-600 uppercase">{label}</dt>
-            <dd className="mt-2 text-4xl font-extrabold tracking-tight">{figures.total.toLocaleString('en-US')}</dd>
+            <dd className="mt-2 text-4xl font-extrabold tracking-tight">{count(figures.total)}</dd>
             <dd className="mt-2 text-sm text-ink-600">
-              +{figures.last7.toLocaleString('en-US')} in the last 7 days · +{figures.last30.toLocaleString('en-US')} in
-              the last 30 days
+              +{count(figures.last7)} in the last 7 days · +{count(figures.last30)} in the last 30 days
             </dd>
+            {note && <dd className="mt-1 text-sm text-ink-600">{note}</dd>}
           </div>
         ))}
       </dl>
@@ -136,13 +194,14 @@ function Figures({ data }: { data: Overview }) {
           <SourceList label="Leads" counts={data.sources.leads} />
         </div>
       </section>
+      <Campaigns rows={data.campaigns} />
     </>
   );
 }
 
 function SourceList({ label, counts }: { label: string; counts: Record<string, number> }) {
   const rows = Object.entries(counts).sort((a, b) => b[1] - a[1]);
-  const max = Math.max(1, ...rows.map(([, count]) => count));
+  const max = Math.max(1, ...rows.map(([, value]) => value));
   return (
     <div className="rounded-(--radius-card) bg-white p-6 ring-1 ring-ink-100">
       <h4 className="font-semibold">{label}</h4>
@@ -150,14 +209,14 @@ function SourceList({ label, counts }: { label: string; counts: Record<string, n
         <p className="mt-3 text-sm text-ink-600">Nothing in the last 90 days.</p>
       ) : (
         <ul className="mt-4 grid gap-3">
-          {rows.map(([source, count]) => (
+          {rows.map(([source, value]) => (
             <li key={source} className="grid gap-1">
-              <span className="flex justify-between text-sm">
-                <span className="font-medium">{source}</span>
-                <span className="text-ink-600">{count.toLocaleString('en-US')}</span>
+              <span className="flex justify-between gap-3 text-sm">
+                <span className="min-w-0 font-medium wrap-anywhere">{source}</span>
+                <span className="text-ink-600">{count(value)}</span>
               </span>
               <span className="h-2 rounded-full bg-ink-100">
-                <span className="block h-2 rounded-full bg-brand-600" style={{ width: `${(count / max) * 100}%` }} />
+                <span className="block h-2 rounded-full bg-brand-600" style={{ width: `${(value / max) * 100}%` }} />
               </span>
             </li>
           ))}
@@ -167,49 +226,325 @@ function SourceList({ label, counts }: { label: string; counts: Record<string, n
   );
 }
 
-interface Column<T> {
-  header: string;
-  cell: (row: T) => ReactNode;
+const CAMPAIGN_COLUMNS: Column<CampaignRow>[] = [
+  { header: 'Campaign', cell: (row) => row.campaign, inCard: false },
+  { header: 'Source', cell: (row) => row.source },
+  { header: 'Medium', cell: (row) => row.medium },
+  { header: 'Leads', cell: (row) => count(row.leads), className: 'text-right tabular-nums' },
+  { header: 'Subscribers', cell: (row) => count(row.subscribers), className: 'text-right tabular-nums' },
+];
+
+/** Leads and subscribers per first-touch campaign (utm_campaign, utm_source, utm_medium). */
+function Campaigns({ rows }: { rows: CampaignRow[] }) {
+  return (
+    <section aria-labelledby="campaigns-title" className="grid gap-4">
+      <h3 id="campaigns-title" className="text-xl font-bold">
+        By campaign
+      </h3>
+      {rows.length === 0 ? (
+        <p className="rounded-(--radius-card) bg-ink-50 p-6 text-ink-700 ring-1 ring-ink-100">
+          No campaigns yet. Links to the site with <code>utm_source</code>, <code>utm_medium</code> and{' '}
+          <code>utm_campaign</code> parameters are counted here.
+        </p>
+      ) : (
+        <RecordList
+          label="Leads and subscribers by campaign"
+          rows={rows}
+          rowKey={(row) => `${row.source}\n${row.medium}\n${row.campaign}`}
+          columns={CAMPAIGN_COLUMNS}
+          cardTitle={(row) => <CardTitle title={row.campaign} />}
+        />
+      )}
+    </section>
+  );
 }
 
-const when = (iso: string) => formatDate(new Date(iso));
+const when = (iso: string) => formatShortDate(new Date(iso));
+const moment = (iso: string) => formatDateTime(new Date(iso));
+
+/** The first line of a record's card on a phone: who or what, and when. */
+function CardTitle({ title, when: time }: { title: string; when?: string }) {
+  return (
+    <>
+      <span className="min-w-0 wrap-anywhere">{title}</span>
+      {time && <span className="font-normal text-ink-600">{time}</span>}
+    </>
+  );
+}
+
+/** What each kind of outbox entry is, as a noun, and as done when delivered. */
+const KINDS: Record<DeliveryKind, { name: string; done: string }> = {
+  'lead-notification': { name: 'Team notification', done: 'Team notified' },
+  guide: { name: 'Guide e-mail', done: 'Guide sent' },
+  confirmation: { name: 'Confirmation e-mail', done: 'Confirmation sent' },
+  webhook: { name: 'Webhook', done: 'Webhook delivered' },
+};
+
+/** When an entry went, or how its attempts are going, and its last error. */
+function progress(delivery: Delivery): { line: string; error?: string } {
+  const error = delivery.lastError && `Last error: ${delivery.lastError}`;
+  switch (delivery.status) {
+    case 'delivered':
+      return {
+        line: [
+          delivery.deliveredAt && moment(delivery.deliveredAt),
+          delivery.via === 'file' && 'written to the local outbox folder',
+        ]
+          .filter(Boolean)
+          .join(', '),
+      };
+    case 'pending':
+      return {
+        line: [
+          delivery.attempts === 0 ? 'not tried yet' : `${plural(delivery.attempts, 'attempt')} so far`,
+          delivery.nextAttemptAt && `next try ${moment(delivery.nextAttemptAt)}`,
+        ]
+          .filter(Boolean)
+          .join(', '),
+        error,
+      };
+    case 'dead':
+      return { line: `after ${plural(delivery.attempts, 'attempt')}`, error };
+  }
+}
+
+const DELIVERY_TONE = { delivered: 'success', pending: 'waiting', dead: 'danger' } as const;
+const DELIVERY_WORD = { delivered: 'Sent', pending: 'Pending', dead: 'Failed' } as const;
+const DELIVERY_DOT = { delivered: 'bg-brand-600', pending: 'bg-amber-400', dead: 'bg-danger-700' } as const;
+
+/** An entry's progress line and its last error, after a title saying what it is and how it stands. */
+function DeliveryProgress({ delivery, title }: { delivery: Delivery; title?: string }) {
+  const { line, error } = progress(delivery);
+  return (
+    <span className="grid min-w-0 justify-items-start gap-0.5">
+      <span>
+        {title && <span className="font-semibold">{title}</span>}
+        {title && line && ' · '}
+        {line}
+      </span>
+      {error && <span className="text-xs wrap-anywhere text-ink-600">{error}</span>}
+    </span>
+  );
+}
+
+/** A lead's e-mails and webhook, each with its state, and Retry on those that failed for good. */
+function LeadDelivery({ deliveries }: { deliveries?: Delivery[] }) {
+  if (!deliveries || deliveries.length === 0) return <span className="text-ink-600">Nothing sent</span>;
+  return (
+    <ul className="grid min-w-52 gap-2">
+      {deliveries.map((delivery) => {
+        const kind = KINDS[delivery.kind];
+        const title = { delivered: kind.done, pending: `${kind.name} pending`, dead: `${kind.name} failed` }[
+          delivery.status
+        ];
+        return (
+          <li key={delivery.id} className="flex items-start gap-2">
+            <span
+              aria-hidden="true"
+              className={`mt-1.5 size-2 shrink-0 rounded-full ${DELIVERY_DOT[delivery.status]}`}
+            />
+            <span className="grid min-w-0 justify-items-start gap-1">
+              <DeliveryProgress delivery={delivery} title={title} />
+              {delivery.status === 'dead' && <RetryDelivery delivery={delivery} />}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** Where a person came from, compactly (campaign, referring host, first page), or '' when nothing is known. */
+function origin(page: string | undefined, attribution: Attribution | undefined): ReactNode {
+  const via = attribution && [attribution.utm_source, attribution.utm_medium].filter(Boolean).join(' / ');
+  const lines = [
+    page && ['Page', page],
+    attribution?.utm_campaign && ['Campaign', attribution.utm_campaign],
+    via && ['Via', via],
+    attribution?.utm_term && ['Term', attribution.utm_term],
+    attribution?.utm_content && ['Content', attribution.utm_content],
+    attribution?.referrer && ['Referrer', attribution.referrer],
+    attribution?.landingPage && ['Landed on', attribution.landingPage],
+  ].filter((line): line is [string, string] => Boolean(line));
+  if (lines.length === 0) return '';
+  return (
+    <span className="grid gap-0.5 text-xs">
+      {lines.map(([label, value]) => (
+        <span key={label} className="wrap-anywhere">
+          <span className="text-ink-600">{label}:</span> {value}
+        </span>
+      ))}
+    </span>
+  );
+}
 
 const LEAD_COLUMNS: Column<Lead>[] = [
-  { header: 'Date', cell: (lead) => when(lead.createdAt) },
-  { header: 'Name', cell: (lead) => lead.name },
+  { header: 'Date', cell: (lead) => when(lead.createdAt), className: 'whitespace-nowrap', inCard: false },
+  { header: 'Name', cell: (lead) => lead.name, inCard: false },
   { header: 'E-mail', cell: (lead) => lead.email },
   { header: 'Company', cell: (lead) => lead.company ?? '' },
-  { header: 'Source', cell: (lead) => lead.source },
-  { header: 'Notes', cell: (lead) => <span className="line-clamp-2 max-w-xs">{lead.notes ?? ''}</span> },
+  {
+    header: 'Source',
+    cell: (lead) => (
+      <span className="grid min-w-40 gap-1">
+        {lead.source}
+        {origin(lead.page, lead.attribution)}
+      </span>
+    ),
+  },
+  {
+    header: 'Notes',
+    // A table row shows the start of a note; a phone's card shows all of it.
+    cell: (lead) => lead.notes && <span className="min-w-40 md:line-clamp-3 md:max-w-xs">{lead.notes}</span>,
+  },
+  { header: 'Delivery', cell: (lead) => <LeadDelivery deliveries={lead.delivery} />, stackInCard: true },
 ];
+
+const STATUS_TONE: Record<SubscriberStatus, 'success' | 'waiting' | 'neutral'> = {
+  confirmed: 'success',
+  pending: 'waiting',
+  unsubscribed: 'neutral',
+};
+const STATUS_WORD: Record<SubscriberStatus, string> = {
+  confirmed: 'Confirmed',
+  pending: 'Pending',
+  unsubscribed: 'Unsubscribed',
+};
+
+/** A subscriber's status, and since when for a confirmed or unsubscribed one. */
+function subscriberState(subscriber: Subscriber): ReactNode {
+  const since =
+    subscriber.status === 'confirmed'
+      ? subscriber.consent.confirmedAt
+      : subscriber.status === 'unsubscribed'
+        ? subscriber.consent.unsubscribedAt
+        : undefined;
+  return (
+    <span className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
+      <Badge tone={STATUS_TONE[subscriber.status]}>{STATUS_WORD[subscriber.status]}</Badge>
+      {since && <span className="text-xs whitespace-nowrap text-ink-600">{when(since)}</span>}
+    </span>
+  );
+}
 
 const SUBSCRIBER_COLUMNS: Column<Subscriber>[] = [
-  { header: 'Since', cell: (subscriber) => when(subscriber.createdAt) },
-  { header: 'E-mail', cell: (subscriber) => subscriber.email },
+  { header: 'Since', cell: (subscriber) => when(subscriber.createdAt), className: 'whitespace-nowrap', inCard: false },
+  { header: 'E-mail', cell: (subscriber) => subscriber.email, inCard: false },
   { header: 'Name', cell: (subscriber) => [subscriber.firstName, subscriber.lastName].filter(Boolean).join(' ') },
+  { header: 'Status', cell: subscriberState },
   { header: 'Sources', cell: (subscriber) => subscriber.sources.join(', ') },
+  {
+    header: 'Origin',
+    cell: (subscriber) => origin(subscriber.consent.page, subscriber.attribution),
+  },
 ];
 
-function Records<T extends { email: string; createdAt: string }>({
+const OUTBOX_COLUMNS: Column<OutboxItem>[] = [
+  { header: 'Created', cell: (item) => moment(item.createdAt), className: 'whitespace-nowrap', inCard: false },
+  { header: 'Kind', cell: (item) => KINDS[item.kind].name, className: 'whitespace-nowrap', inCard: false },
+  { header: 'To', cell: (item) => item.to },
+  { header: 'Subject', cell: (item) => item.subject },
+  {
+    header: 'Status',
+    cell: (item) => (
+      <span className="grid min-w-44 justify-items-start gap-1">
+        <Badge tone={DELIVERY_TONE[item.status]}>{DELIVERY_WORD[item.status]}</Badge>
+        <DeliveryProgress delivery={item} />
+      </span>
+    ),
+  },
+  {
+    header: 'Message',
+    stackInCard: true,
+    cell: (item) => (
+      <details className="md:min-w-96">
+        <summary className="cursor-pointer rounded font-semibold text-brand-700">
+          Read it<span className="sr-only">: {item.subject}</span>
+        </summary>
+        <pre className="mt-2 rounded-lg bg-ink-50 p-3 font-mono text-xs wrap-anywhere whitespace-pre-wrap text-ink-900">
+          {item.text}
+        </pre>
+      </details>
+    ),
+  },
+];
+
+/**
+ * Every e-mail and webhook the site sends, newest first. Without mail settings on a local run,
+ * this is where the messages that would have gone out can be read. Fetched when opened.
+ */
+function Outbox({ counts }: { counts?: Overview['outbox'] }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Records<OutboxItem>
+      title="Outbox"
+      endpoint="/api/admin/outbox"
+      emptyText="Nothing in the outbox yet. E-mails and webhooks appear here as soon as a form is sent."
+      columns={OUTBOX_COLUMNS}
+      rowKey={(item) => item.id}
+      cardTitle={(item) => <CardTitle title={KINDS[item.kind].name} when={moment(item.createdAt)} />}
+      action={(item) => item.status === 'dead' && <RetryDelivery delivery={item} />}
+      open={open}
+      summary={
+        counts && (
+          <span className="font-normal text-ink-600">
+            ({count(counts.pending)} waiting, {count(counts.dead)} failed)
+          </span>
+        )
+      }
+      tools={
+        <Button
+          variant="secondary"
+          size="sm"
+          aria-expanded={open}
+          aria-controls={open ? 'outbox-list' : undefined}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Hide the outbox' : 'Show the outbox'}
+        </Button>
+      }
+    />
+  );
+}
+
+/**
+ * A newest-first list, page by page, with a heading. Page 1 may come with the overview; later
+ * pages (and lists the overview does not carry) are fetched when shown.
+ */
+function Records<T>({
   title,
   endpoint,
   initial,
   emptyText,
   columns,
+  rowKey,
   action,
+  cardTitle,
+  csv = false,
+  open = true,
+  summary,
+  tools,
 }: {
   title: string;
   endpoint: string;
   initial?: ListPage<T>;
   emptyText: string;
   columns: Column<T>[];
+  rowKey: (row: T) => string;
   action?: (row: T) => ReactNode;
+  cardTitle?: (row: T) => ReactNode;
+  /** A link to the whole list as CSV (`?format=csv`). */
+  csv?: boolean;
+  /** A closed list shows its heading only and fetches nothing. */
+  open?: boolean;
+  /** After the title in the heading, instead of the total. */
+  summary?: ReactNode;
+  tools?: ReactNode;
 }) {
   const [page, setPage] = useState(1);
-  // Page 1 comes with the overview; later pages are fetched on demand.
   const query = useQuery<ListPage<T>>({
     queryKey: [`${endpoint}?page=${page}`],
-    enabled: page > 1 || !initial,
+    enabled: open && (page > 1 || !initial),
     placeholderData: (previous) => previous,
   });
   const data = page === 1 && initial ? initial : query.data;
@@ -217,70 +552,83 @@ function Records<T extends { email: string; createdAt: string }>({
   const id = `${title.toLowerCase()}-title`;
 
   return (
-    <section aria-labelledby={id} className="grid gap-4">
+    <section aria-labelledby={id} className="grid min-w-0 gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h3 id={id} className="text-xl font-bold">
-          {title} {data && <span className="font-normal text-ink-600">({data.total.toLocaleString('en-US')})</span>}
+          {title}{' '}
+          {summary ??
+            (data && <span className="font-normal text-ink-600">({data.total.toLocaleString('en-US')})</span>)}
         </h3>
-        <a
-          href={`${endpoint}?format=csv`}
-          download
-          className="rounded text-sm font-semibold text-brand-700 underline underline-offset-2"
-        >
-          Export {title.toLowerCase()} (CSV)
-        </a>
+        {csv && (
+          <a
+            href={`${endpoint}?format=csv`}
+            download
+            className="rounded text-sm font-semibold text-brand-700 underline underline-offset-2"
+          >
+            Export {title.toLowerCase()} (CSV)
+          </a>
+        )}
+        {tools}
       </div>
-      {query.error && <FormAlert tone="error">{errorText(query.error)}</FormAlert>}
-      {!data ? (
-        <p className="text-ink-600">Loading…</p>
-      ) : data.items.length === 0 ? (
-        <p className="rounded-(--radius-card) bg-ink-50 p-6 text-ink-700 ring-1 ring-ink-100">{emptyText}</p>
-      ) : (
-        <div className="overflow-x-auto rounded-(--radius-card) ring-1 ring-ink-100">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-ink-50 text-ink-700">
-              <tr>
-                {columns.map((column) => (
-                  <th key={column.header} scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
-                    {column.header}
-                  </th>
-                ))}
-                {action && (
-                  <th scope="col" className="px-4 py-3">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-ink-100 bg-white">
-              {data.items.map((row) => (
-                <tr key={`${row.email}-${row.createdAt}`}>
-                  {columns.map((column) => (
-                    <td key={column.header} className="px-4 py-3 align-top break-words text-ink-800">
-                      {column.cell(row)}
-                    </td>
-                  ))}
-                  {action && <td className="px-4 py-3 text-right">{action(row)}</td>}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      {open && (
+        <div id={`${title.toLowerCase()}-list`} className="grid min-w-0 gap-4">
+          {query.error && <FormAlert tone="error">{errorText(query.error)}</FormAlert>}
+          {!data ? (
+            !query.error && <p className="text-ink-600">Loading…</p>
+          ) : data.items.length === 0 ? (
+            <p className="rounded-(--radius-card) bg-ink-50 p-6 text-ink-700 ring-1 ring-ink-100">{emptyText}</p>
+          ) : (
+            <RecordList
+              label={title}
+              rows={data.items}
+              rowKey={rowKey}
+              columns={columns}
+              action={action}
+              cardTitle={cardTitle}
+            />
+          )}
+          {data && pages > 1 && (
+            <nav aria-label={`${title} pages`} className="flex flex-wrap items-center gap-3 text-sm">
+              <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                Previous
+              </Button>
+              <span>
+                Page {count(page)} of {count(pages)}
+              </span>
+              <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+                Next
+              </Button>
+            </nav>
+          )}
         </div>
       )}
-      {data && pages > 1 && (
-        <nav aria-label={`${title} pages`} className="flex items-center gap-3 text-sm">
-          <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </Button>
-          <span>
-            Page {page} of {pages}
-          </span>
-          <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            Next
-          </Button>
-        </nav>
-      )}
     </section>
+  );
+}
+
+/** Puts an entry that failed for good back in the queue, then reloads what the dashboard shows. */
+function RetryDelivery({ delivery }: { delivery: Delivery }) {
+  const client = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const what = `${KINDS[delivery.kind].name.toLowerCase()} to ${delivery.to}`;
+
+  async function retry() {
+    setBusy(true);
+    try {
+      await apiRequest('POST', `/api/admin/outbox/${encodeURIComponent(delivery.id)}/retry`, {});
+      toast({ title: 'Sending again', description: `The ${what} is back in the queue.` });
+      await client.invalidateQueries();
+    } catch (failure) {
+      toast({ title: 'Could not retry', description: errorText(failure), variant: 'destructive' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Button variant="secondary" size="sm" disabled={busy} onClick={retry} aria-label={`Retry the ${what}`}>
+      Retry
+    </Button>
   );
 }
 

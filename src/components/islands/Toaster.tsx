@@ -20,7 +20,18 @@ export function Toaster() {
         >
           <div className="grid gap-1">
             <ToastTitle>{toast.title}</ToastTitle>
-            {toast.description && <ToastDescription>{toast.description}</ToastDescription>}
+            {toast.description && (
+              <ToastDescription>
+                {toast.description}
+                {/* A space, so the two sentences stay apart when the toast is read out as one text. */}
+                {toast.note && (
+                  <>
+                    {' '}
+                    <span className="mt-1 block">{toast.note}</span>
+                  </>
+                )}
+              </ToastDescription>
+            )}
           </div>
           <ToastClose />
         </Toast>

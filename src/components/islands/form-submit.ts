@@ -5,14 +5,14 @@
  */
 import { useState } from 'react';
 import { submitForm } from '../../lib/api';
-import { NEWSLETTER_FAILURE, NEWSLETTER_SUCCESS } from '../../lib/form-messages';
+import { NEWSLETTER_CHECK_INBOX, NEWSLETTER_FAILURE, NEWSLETTER_SUCCESS } from '../../lib/form-messages';
 import { toast } from '../../stores/toasts';
 
 /** Posts a newsletter signup and tells the person how it went in a toast; true when it was stored. */
 export async function subscribe(url: string, body: Record<string, unknown>): Promise<boolean> {
   try {
     await submitForm(url, body);
-    toast({ ...NEWSLETTER_SUCCESS });
+    toast({ ...NEWSLETTER_SUCCESS, note: NEWSLETTER_CHECK_INBOX });
     return true;
   } catch {
     toast({ ...NEWSLETTER_FAILURE, variant: 'destructive' });

@@ -4,7 +4,7 @@
  * labels, hints and choices a person makes. Adding a field to a schema in src/content.config.ts
  * without adding it here stops the build, naming the collection and the field.
  */
-import { blogSchema, legalSchema, miniAppSchema, sectorSchema } from '../../content.config';
+import { blogSchema, collections, guideSchema, legalSchema, miniAppSchema, sectorSchema } from '../../content.config';
 import { cmsFields, SCHEMA_CONTEXT, SchemaDriftError, type DecapField, type FieldSpecs } from './fields';
 
 /** The markdown body of an entry: not in its schema, it is the text below the front matter. */
@@ -97,6 +97,13 @@ const MINI_APPS: FieldSpecs = {
   key_benefits: { label: 'Key benefits', hint: 'What it changes for the business.' },
 };
 
+const GUIDES: FieldSpecs = {
+  title: { label: 'Title', hint: 'The guide’s heading, and the link text of the e-mail that sends it.' },
+  summary: { label: 'Summary', widget: 'text', hint: 'What the reader gets from it, shown under the title.' },
+  audience: { label: 'Written for', hint: 'Who it is written for, shown under the summary.' },
+  updatedDate: { label: 'Last checked', hint: 'When the guide was last checked against the products it describes.' },
+};
+
 const LEGAL: FieldSpecs = {
   title: { label: 'Title' },
   summary: { label: 'Summary', widget: 'text', hint: 'The description in search results.' },
@@ -115,7 +122,7 @@ export function cmsCollections(): Record<string, unknown>[] {
       return [];
     }
   };
-  const collections = [
+  const described = [
     {
       name: 'blog',
       label: 'Blog posts',
@@ -171,6 +178,24 @@ export function cmsCollections(): Record<string, unknown>[] {
       fields: fields(() => cmsFields('miniApps', miniAppSchema, MINI_APPS)),
     },
     {
+      name: 'guides',
+      label: 'Guides',
+      label_singular: 'Guide',
+      description: 'Guides sent by e-mail to the people who ask for them, at /guides (unlisted).',
+      folder: 'content/guides',
+      create: true,
+      extension: 'md',
+      format: 'frontmatter',
+      slug: '{{slug}}',
+      identifier_field: 'title',
+      summary: '{{title}}',
+      preview_path: 'guides/{{slug}}',
+      fields: [
+        ...fields(() => cmsFields('guides', guideSchema, GUIDES)),
+        body('Guide', '“Heading 2” for sections and “Heading 3” under them.'),
+      ],
+    },
+    {
       name: 'legal',
       label: 'Legal pages',
       delete: false,
@@ -185,6 +210,11 @@ export function cmsCollections(): Record<string, unknown>[] {
       ],
     },
   ];
+  // Every content collection is edited here: a new one in src/content.config.ts needs its CMS collection too.
+  const edited = new Set(described.map((collection) => collection.name));
+  for (const name of Object.keys(collections)) {
+    if (!edited.has(name)) problems.push(`${name}: a content collection, missing from the CMS`);
+  }
   if (problems.length > 0) throw new SchemaDriftError(problems);
-  return collections;
+  return described;
 }

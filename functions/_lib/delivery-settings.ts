@@ -1,0 +1,38 @@
+/** Where the outbox's messages go and what their links point at, from the environment. */
+import type { Context } from '@netlify/functions';
+import type { DeliverySetup } from '../../src/shared/api';
+import { site } from '../../src/site.config';
+import { getEnv, isLocalRun } from './env';
+import { mailMode } from './mail/transport';
+import type { DeliverySettings } from './mail/messages';
+
+/**
+ * The origin the e-mails' links point at. Deployed: PUBLIC_SITE_URL, else the site's main URL as
+ * Netlify gives it; never the request's Host, which a client chooses. Locally: the address the
+ * page was opened at, so links work on whatever port the server runs.
+ */
+export function siteOrigin(req: Request, context: Pick<Context, 'site'>): string {
+  if (isLocalRun()) return new URL(req.url).origin;
+  const configured = process.env.PUBLIC_SITE_URL || context.site?.url || process.env.URL || site.url;
+  return new URL(configured).origin;
+}
+
+/** Who is told about leads: LEADS_NOTIFY_TO, or the site's contact address. */
+export function notifyTo(): string[] {
+  return getEnv().LEADS_NOTIFY_TO ?? [site.email];
+}
+
+export function deliverySettings(req: Request, context: Pick<Context, 'site'>): DeliverySettings {
+  const url = getEnv().LEAD_WEBHOOK_URL;
+  return { origin: siteOrigin(req, context), notifyTo: notifyTo(), webhookHost: url ? new URL(url).host : undefined };
+}
+
+/** What the admin page says about delivery. */
+export function deliverySetup(): DeliverySetup {
+  const mail = mailMode();
+  const setup: DeliverySetup = { mail, notifyTo: notifyTo(), webhook: Boolean(getEnv().LEAD_WEBHOOK_URL) };
+  if (mail === 'none')
+    setup.warning =
+      'E-mail is not set up, so nobody is being notified: new leads get no notification, guide requests get no guide and newsletter sign-ups get no confirmation. Set SMTP_URL and MAIL_FROM in the site’s environment variables; what is waiting is sent within a day of it.';
+  return setup;
+}

@@ -1,0 +1,101 @@
+/**
+ * The signed links of the newsletter's e-mails: confirm (expires after 7 days) and unsubscribe
+ * (never expires: an old e-mail's link must still work). A token is `v1.<payload>.<mac>`, both
+ * base64url, the MAC an HMAC-SHA256 under a key derived for links alone, so a link can never
+ * pass for an admin session cookie or the other way round.
+ */
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { NEWSLETTER_PATHS } from '../../src/shared/pages';
+import { getEnv, isLocalRun } from './env';
+
+export const CONFIRM_LINK_TTL_MS = 7 * 24 * 3600_000;
+
+const ConfirmPayload = z.object({
+  a: z.literal('confirm'),
+  e: z.string().min(3).max(254),
+  f: z.string().max(200),
+  l: z.string().max(100).optional(),
+  s: z.string().max(40),
+  /** Expiry, ms since the epoch. */
+  x: z.number().int(),
+});
+const UnsubscribePayload = z.object({ a: z.literal('unsubscribe'), e: z.string().min(3).max(254) });
+const Payload = z.discriminatedUnion('a', [ConfirmPayload, UnsubscribePayload]);
+
+export type ConfirmLink = z.infer<typeof ConfirmPayload>;
+export type LinkPayload = z.infer<typeof Payload>;
+
+export type LinkCheck = { ok: true; payload: LinkPayload } | { ok: false; reason: 'invalid' | 'expired' };
+
+let localSecret: string | undefined;
+
+/** A local run without SESSION_SECRET keeps a random secret beside the embedded store, so links survive a restart. */
+function localLinkSecret(): string {
+  if (localSecret) return localSecret;
+  const directory = getEnv().LOCAL_STORE_DIR ?? path.join(process.cwd(), '.data');
+  const file = path.join(directory, 'link-secret');
+  try {
+    localSecret = readFileSync(file, 'utf8').trim();
+  } catch {
+    mkdirSync(directory, { recursive: true });
+    localSecret = randomBytes(32).toString('base64url');
+    writeFileSync(file, localSecret, { mode: 0o600, flag: 'wx' });
+  }
+  return localSecret;
+}
+
+/**
+ * The links' key: derived from SESSION_SECRET, or from the Upstash token (a secret every deployed
+ * site has), or locally from a generated secret. Changing the secret invalidates links already sent.
+ */
+function linkKey(): Buffer {
+  const env = getEnv();
+  const secret = env.SESSION_SECRET ?? env.UPSTASH_REDIS_REST_TOKEN ?? (isLocalRun() ? localLinkSecret() : undefined);
+  if (!secret) throw new Error('No secret to sign links with: set SESSION_SECRET');
+  return Buffer.from(hkdfSync('sha256', secret, 'newsletter-links', 'v1', 32));
+}
+
+const mac = (data: string) => createHmac('sha256', linkKey()).update(data, 'utf8').digest('base64url');
+
+export function signLink(payload: LinkPayload): string {
+  const data = `v1.${Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url')}`;
+  return `${data}.${mac(data)}`;
+}
+
+/** The payload of a genuine token; `expired` for a genuine confirm link past its 7 days. */
+export function verifyLink(token: string, now: Date): LinkCheck {
+  const [version, body, signature, extra] = token.split('.');
+  if (version !== 'v1' || !body || !signature || extra !== undefined) return { ok: false, reason: 'invalid' };
+  const expected = Buffer.from(mac(`${version}.${body}`), 'utf8');
+  const given = Buffer.from(signature, 'utf8');
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'invalid' };
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'invalid' };
+  }
+  const parsed = Payload.safeParse(decoded);
+  if (!parsed.success) return { ok: false, reason: 'invalid' };
+  if (parsed.data.a === 'confirm' && parsed.data.x <= now.getTime()) return { ok: false, reason: 'expired' };
+  return { ok: true, payload: parsed.data };
+}
+
+/** The site's pages that open these links (the e-mails carry them, the pages POST the token back), and the one-click endpoint of List-Unsubscribe (RFC 8058: POST unsubscribes, GET shows the page). */
+export const LINK_PAGES = { ...NEWSLETTER_PATHS, oneClick: '/api/newsletter/unsubscribe' } as const;
+
+export function linkUrl(origin: string, page: string, token: string): string {
+  return `${origin}${page}?token=${encodeURIComponent(token)}`;
+}
+
+/** What a person reads when a link fails. */
+export const LINK_MESSAGES = {
+  invalid:
+    'This link is not valid. Open it again from the e-mail, or subscribe again from the form at the bottom of any page.',
+  expired:
+    'This confirmation link has expired. Subscribe again from the form at the bottom of any page and we will send you a new one.',
+  gone: 'This subscription no longer exists. Subscribe again from the form at the bottom of any page.',
+} as const;

@@ -1,0 +1,222 @@
+// functions/_lib/mail composes the site's e-mails and sends them: SMTP, or the local outbox folder.
+/**
+ * What each event puts in the outbox: a lead gives the team's notification, the guide (for a
+ * guide request) and a webhook; a subscription gives its confirmation e-mail; a confirmation gives
+ * a webhook. Messages are composed here, once, when the record is written, so the outbox holds
+ * exactly what will be sent and every retry sends the same thing.
+ */
+import type { Attribution, Lead, Subscriber } from '../../../src/shared/records';
+import { guidePathFor } from '../../../src/shared/pages';
+import { site } from '../../../src/site.config';
+import { CONFIRM_LINK_TTL_MS, LINK_PAGES, linkUrl, signLink } from '../links';
+import type { NewOutboxEntry, SubscribeInput } from '../store/types';
+import { renderMail, type Block } from './layout';
+
+/** How the forms are named to people. */
+const FORM_NAMES: Partial<Record<string, string>> = {
+  contact_form: 'Contact form',
+  zoho_guide: 'Zoho guide request',
+  website_footer: 'Footer newsletter sign-up',
+  newsletter_footer: 'Blog newsletter sign-up',
+};
+
+export const formName = (source: string) => FORM_NAMES[source] ?? source;
+
+/** An address for headers: the ASCII form where the domain is internationalised. */
+const sendable = (record: { email: string; emailAscii?: string }) => record.emailAscii ?? record.email;
+
+/** A display name for a header, quoted, without anything that could end the quote or the line. */
+const displayName = (name: string) => `"${name.replaceAll(/["\\\r\n]/g, ' ').trim()}"`;
+
+function attributionRows(attribution: Attribution | undefined): [string, string | undefined][] {
+  return [
+    ['Landing page', attribution?.landingPage],
+    ['Referred by', attribution?.referrer],
+    ['Campaign', attribution?.utm_campaign],
+    ['Source (utm)', attribution?.utm_source],
+    ['Medium (utm)', attribution?.utm_medium],
+    ['Term (utm)', attribution?.utm_term],
+    ['Content (utm)', attribution?.utm_content],
+  ];
+}
+
+export interface DeliverySettings {
+  /** The site's origin for links: `https://www.example.com`. */
+  origin: string;
+  /** Who is told about leads. */
+  notifyTo: string[];
+  /** The webhook's host when a webhook is set, else undefined. */
+  webhookHost: string | undefined;
+}
+
+/** The JSON body of a webhook: `{ type, timestamp, data }`, fixed when the event happens. */
+export function webhookBody(type: string, timestamp: Date, data: unknown): string {
+  return JSON.stringify({ type, timestamp: timestamp.toISOString(), data });
+}
+
+/** A lead's entries: the team's notification, the guide when the form promised one, the webhook. */
+export function leadEntries(lead: Lead, settings: DeliverySettings): NewOutboxEntry[] {
+  const entries: NewOutboxEntry[] = [];
+  const who = lead.company ? `${lead.name} (${lead.company})` : lead.name;
+  const notification = renderMail(
+    `New lead: ${who}`,
+    [
+      {
+        kind: 'paragraph',
+        text: `${lead.name} got in touch through the ${formName(lead.source).toLowerCase()}. Reply to this e-mail to answer them directly.`,
+      },
+      {
+        kind: 'fields',
+        rows: [
+          ['Name', lead.name],
+          ['E-mail', lead.email],
+          ['Company', lead.company],
+          ['Form', formName(lead.source)],
+          ['Sent from', lead.page ? `${settings.origin}${lead.page}` : undefined],
+          ['Received', `${lead.createdAt.slice(0, 16).replace('T', ' ')} UTC`],
+        ],
+      },
+      ...(lead.notes ? [{ kind: 'quote', text: lead.notes } satisfies Block] : []),
+      { kind: 'fields', rows: attributionRows(lead.attribution) },
+      { kind: 'button', label: 'Open the admin page', url: `${settings.origin}/admin/insights` },
+    ],
+    [{ kind: 'small', text: `Sent to the team by ${site.name}'s website for every new lead.` }],
+  );
+  entries.push({
+    id: crypto.randomUUID(),
+    kind: 'lead-notification',
+    ref: lead.id,
+    to: settings.notifyTo.join(', '),
+    message: {
+      channel: 'mail',
+      to: settings.notifyTo,
+      replyTo: `${displayName(lead.name)} <${sendable(lead)}>`,
+      subject: `New lead: ${who} – ${formName(lead.source)}`,
+      ...notification,
+    },
+  });
+
+  const guidePath = guidePathFor(lead.source);
+  if (guidePath) {
+    const url = `${settings.origin}${guidePath}`;
+    const firstName = lead.name.split(/\s+/)[0] ?? lead.name;
+    const body = renderMail(
+      'Your guide is ready',
+      [
+        { kind: 'paragraph', text: `Hi ${firstName},` },
+        {
+          kind: 'paragraph',
+          text: 'Thank you for asking for our guide to connecting Zoho and Google Workspace. It walks you through it step by step, with the pitfalls to avoid and a checklist.',
+        },
+        { kind: 'button', label: 'Read the guide', url },
+        {
+          kind: 'small',
+          text: 'To keep a copy, open the guide and choose Print, then Save as PDF: it is laid out for paper.',
+        },
+        {
+          kind: 'paragraph',
+          text: `Questions about your own set-up? Reply to this e-mail. ${site.replyPromise}`,
+        },
+      ],
+      [
+        {
+          kind: 'small',
+          text: `You get this e-mail because the guide was requested with this address on ${site.url.replace(/^https?:\/\//, '')}. It does not add you to any mailing list.`,
+        },
+      ],
+    );
+    entries.push({
+      id: crypto.randomUUID(),
+      kind: 'guide',
+      ref: lead.id,
+      to: lead.email,
+      message: {
+        channel: 'mail',
+        to: [sendable(lead)],
+        replyTo: site.email,
+        subject: `Your guide from ${site.name}: connecting Zoho and Google Workspace`,
+        ...body,
+      },
+    });
+  }
+
+  if (settings.webhookHost) {
+    const { delivery: _delivery, ...data } = lead;
+    entries.push({
+      id: crypto.randomUUID(),
+      kind: 'webhook',
+      ref: lead.id,
+      to: settings.webhookHost,
+      message: {
+        channel: 'webhook',
+        type: 'lead.created',
+        body: webhookBody('lead.created', new Date(lead.createdAt), data),
+      },
+    });
+  }
+  return entries;
+}
+
+/** The confirmation e-mail of a subscription, with its signed links and RFC 8058 one-click unsubscribe. */
+export function confirmationEntry(input: SubscribeInput, now: Date, settings: DeliverySettings): NewOutboxEntry {
+  const confirm = signLink({
+    a: 'confirm',
+    e: input.email,
+    f: input.firstName,
+    ...(input.lastName ? { l: input.lastName } : {}),
+    s: input.source,
+    x: now.getTime() + CONFIRM_LINK_TTL_MS,
+  });
+  const leave = signLink({ a: 'unsubscribe', e: input.email });
+  const unsubscribePage = linkUrl(settings.origin, LINK_PAGES.unsubscribe, leave);
+  const body = renderMail(
+    'Please confirm your subscription',
+    [
+      { kind: 'paragraph', text: `Hi ${input.firstName},` },
+      {
+        kind: 'paragraph',
+        text: `Someone, hopefully you, asked to receive the ${site.name} newsletter at this address. Confirm with the button below and we will add you.`,
+      },
+      { kind: 'button', label: 'Confirm my subscription', url: linkUrl(settings.origin, LINK_PAGES.confirm, confirm) },
+      {
+        kind: 'small',
+        text: 'The link works for 7 days. If you did not ask for this, ignore this e-mail: you will not be subscribed.',
+      },
+    ],
+    [{ kind: 'small', text: `Do not want these e-mails? Unsubscribe: ${unsubscribePage}` }],
+  );
+  return {
+    id: crypto.randomUUID(),
+    kind: 'confirmation',
+    ref: input.email,
+    to: input.email,
+    message: {
+      channel: 'mail',
+      to: [input.emailAscii ?? input.email],
+      subject: `Please confirm your subscription to ${site.name}`,
+      headers: {
+        'List-Unsubscribe': `<${linkUrl(settings.origin, LINK_PAGES.oneClick, leave)}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+      ...body,
+    },
+  };
+}
+
+/** The webhook of a newly confirmed subscriber. */
+export function confirmedEntries(subscriber: Subscriber, now: Date, settings: DeliverySettings): NewOutboxEntry[] {
+  if (!settings.webhookHost) return [];
+  return [
+    {
+      id: crypto.randomUUID(),
+      kind: 'webhook',
+      ref: subscriber.email,
+      to: settings.webhookHost,
+      message: {
+        channel: 'webhook',
+        type: 'subscriber.confirmed',
+        body: webhookBody('subscriber.confirmed', now, subscriber),
+      },
+    },
+  ];
+}

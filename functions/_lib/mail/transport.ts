@@ -1,0 +1,115 @@
+// functions/_lib/mail composes the site's e-mails and sends them: SMTP, or the local outbox folder.
+/**
+ * Sends an outbox e-mail: through SMTP_URL when set; in a local run without it, written as an
+ * .eml file to the local outbox folder (nothing is sent, nothing is lost: the admin page lists
+ * them); on a deployed site without it, not at all (the attempt fails and is retried, so setting
+ * SMTP_URL within a day still delivers what waited).
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { site } from '../../../src/site.config';
+import { getEnv, isLocalRun } from '../env';
+import type { OutboxEntry, OutboxMessage } from '../store/types';
+
+export type MailMode = 'smtp' | 'file' | 'none';
+
+/** A failed attempt: permanent failures are not retried. The message never holds a password. */
+export class DeliveryFailure extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+    this.name = 'DeliveryFailure';
+  }
+}
+
+export function mailMode(): MailMode {
+  if (getEnv().SMTP_URL) return 'smtp';
+  return isLocalRun() ? 'file' : 'none';
+}
+
+/** The local outbox folder: `outbox/` in the embedded store's folder. */
+export function localOutboxDir(): string {
+  return path.join(getEnv().LOCAL_STORE_DIR ?? path.join(process.cwd(), '.data'), 'outbox');
+}
+
+/** The sender: MAIL_FROM, or the brand's name with its contact address. */
+export function mailFrom(): string {
+  return getEnv().MAIL_FROM ?? `"${site.name.replaceAll('"', '')}" <${site.email}>`;
+}
+
+let smtp: { url: string; transporter: Transporter } | undefined;
+
+function smtpTransport(url: string): Transporter {
+  if (smtp?.url !== url) {
+    smtp = {
+      url,
+      transporter: nodemailer.createTransport({
+        url,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 20_000,
+      }),
+    };
+  }
+  return smtp.transporter;
+}
+
+/** The file transport composes the very message SMTP would carry. */
+const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+
+type MailMessage = Extract<OutboxMessage, { channel: 'mail' }>;
+
+function envelope(entry: OutboxEntry, message: MailMessage) {
+  const domain = /@([^>\s]+)>?\s*$/.exec(mailFrom())?.[1] ?? 'localhost';
+  return {
+    from: mailFrom(),
+    to: message.to,
+    ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    // Stable across retries, so a client that got an earlier attempt shows one message.
+    messageId: `<${entry.id}@${domain}>`,
+    date: new Date(entry.createdAt),
+    headers: message.headers ?? {},
+  };
+}
+
+/** An SMTP error in one line, and whether retrying could help: a refused recipient or message cannot. */
+function smtpFailure(error: unknown): DeliveryFailure {
+  const fields = (error ?? {}) as { code?: unknown; responseCode?: unknown; response?: unknown; message?: unknown };
+  const code = typeof fields.code === 'string' ? fields.code : 'ERROR';
+  const status = typeof fields.responseCode === 'number' ? fields.responseCode : undefined;
+  const detail = String(fields.response ?? fields.message ?? '')
+    .split(/\r?\n/)[0]
+    ?.slice(0, 200);
+  const permanent = status !== undefined && status >= 500 && (code === 'EENVELOPE' || code === 'EMESSAGE');
+  return new DeliveryFailure(`SMTP ${status ?? code}: ${detail}`, permanent);
+}
+
+/** Sends (or files) one e-mail; throws DeliveryFailure. */
+export async function sendMail(entry: OutboxEntry, message: MailMessage): Promise<'smtp' | 'file'> {
+  const mode = mailMode();
+  const mail = envelope(entry, message);
+  if (mode === 'smtp') {
+    try {
+      await smtpTransport(getEnv().SMTP_URL ?? '').sendMail(mail);
+      return 'smtp';
+    } catch (error) {
+      throw smtpFailure(error);
+    }
+  }
+  if (mode === 'none') throw new DeliveryFailure('E-mail is not set up: set SMTP_URL', false);
+  const composed = await composer.sendMail(mail);
+  const directory = localOutboxDir();
+  mkdirSync(directory, { recursive: true });
+  const name = `${entry.createdAt.replaceAll(/[:.]/g, '-')}-${entry.kind}-${entry.id}.eml`;
+  // Written whole, then renamed: a reader never sees half a message.
+  const partial = path.join(directory, `.${name}.partial`);
+  writeFileSync(partial, composed.message as Buffer);
+  renameSync(partial, path.join(directory, name));
+  return 'file';
+}

@@ -1,0 +1,18 @@
+/** A newsletter sign-up, as both newsletter forms store it: a pending subscriber and, at most hourly, a confirmation e-mail. */
+import { emailAsciiOf } from '../../src/shared/schemas';
+import type { SaveContext } from './form-endpoint';
+import { confirmationEntry } from './mail/messages';
+import { policyDate } from './policy';
+import type { StoreVerbs, SubscribeInput } from './store/types';
+
+export async function signUp(
+  store: StoreVerbs,
+  fields: Omit<SubscribeInput, 'emailAscii' | 'policyDate'>,
+  now: Date,
+  { options, delivery }: SaveContext,
+): Promise<string[]> {
+  const input: SubscribeInput = { ...fields, ...emailAsciiOf(fields.email), policyDate: await policyDate() };
+  const confirmation = confirmationEntry(input, now, delivery);
+  const result = await store.subscribe(input, now, { ...options, confirmation });
+  return result.confirmationQueued ? [confirmation.id] : [];
+}

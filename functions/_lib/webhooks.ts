@@ -1,0 +1,47 @@
+/**
+ * Sends an outbox webhook to LEAD_WEBHOOK_URL, signed per Standard Webhooks: `webhook-id` is the
+ * entry's id (the same on every retry, so receivers drop duplicates), `webhook-timestamp` the
+ * time of this attempt, `webhook-signature` the HMAC of both with the body. 2xx is delivered;
+ * 408, 429, 5xx, network errors and timeouts are retried; anything else is a permanent failure.
+ */
+import { Webhook } from 'standardwebhooks';
+import { getEnv } from './env';
+import { DeliveryFailure } from './mail/transport';
+import type { OutboxEntry, OutboxMessage } from './store/types';
+
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+type WebhookMessage = Extract<OutboxMessage, { channel: 'webhook' }>;
+
+/** The headers of one attempt. */
+export function signedHeaders(id: string, body: string, secret: string, at: Date): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(id, at, body),
+  };
+}
+
+export async function sendWebhook(entry: OutboxEntry, message: WebhookMessage): Promise<'webhook'> {
+  const { LEAD_WEBHOOK_URL: url, LEAD_WEBHOOK_SECRET: secret } = getEnv();
+  if (!url || !secret) throw new DeliveryFailure('LEAD_WEBHOOK_URL is no longer set', true);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      // Signed with the time it is sent: receivers refuse timestamps more than 5 minutes old.
+      headers: { ...signedHeaders(entry.id, message.body, secret, new Date()), 'user-agent': 'site-webhooks/1' },
+      body: message.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+    });
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    throw new DeliveryFailure(timedOut ? `timed out after ${WEBHOOK_TIMEOUT_MS / 1000} s` : 'could not connect', false);
+  }
+  await response.body?.cancel().catch(() => undefined);
+  if (response.ok) return 'webhook';
+  const retry = response.status === 408 || response.status === 429 || response.status >= 500;
+  throw new DeliveryFailure(`HTTP ${response.status}`, !retry);
+}

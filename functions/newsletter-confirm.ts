@@ -1,0 +1,44 @@
+import type { Config } from '@netlify/functions';
+import type { SubscriptionAnswer } from '../src/shared/api';
+import { SubscriptionTokenRequest } from '../src/shared/schemas';
+import { deliverySettings } from './_lib/delivery-settings';
+import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
+import { LINK_MESSAGES, verifyLink } from './_lib/links';
+import { confirmedEntries } from './_lib/mail/messages';
+import { deliverNow } from './_lib/outbox';
+import { policyDate } from './_lib/policy';
+import { getStore } from './_lib/store/get-store';
+
+/**
+ * The confirmation page POSTs the e-mailed link's token here (never a GET: mail scanners open
+ * links). The subscriber becomes confirmed with the names and form the link carries, and the
+ * subscriber.confirmed webhook is queued in the same step.
+ */
+export default endpoint({ name: 'newsletter-confirm', retryAfterSeconds: 30 }, async (req, context) => {
+  requireMethod(req, ['POST']);
+  const { token } = parseWith(SubscriptionTokenRequest, await readJsonBody(req));
+  const now = new Date();
+  const check = verifyLink(token, now);
+  if (!check.ok) return errorResponse(check.reason === 'expired' ? 410 : 400, LINK_MESSAGES[check.reason]);
+  if (check.payload.a !== 'confirm') return errorResponse(400, LINK_MESSAGES.invalid);
+  const { e: email, f: firstName, l: lastName, s: source } = check.payload;
+
+  const store = await getStore();
+  const settings = deliverySettings(req, context);
+  let queued: string[] = [];
+  const change = await store.confirmSubscriber(
+    { email, firstName, ...(lastName ? { lastName } : {}), source, policyDate: await policyDate() },
+    now,
+    (subscriber) => {
+      const entries = confirmedEntries(subscriber, now, settings);
+      queued = entries.map((entry) => entry.id);
+      return entries;
+    },
+  );
+  if (!change) return errorResponse(404, LINK_MESSAGES.gone);
+  if (queued.length > 0) context.waitUntil(deliverNow(store, queued).catch(() => undefined));
+  const answer: SubscriptionAnswer = { ok: true, status: 'confirmed' };
+  return json(200, answer);
+});
+
+export const config: Config = { path: '/api/newsletter/confirm' };

@@ -1,0 +1,51 @@
+import type { Config } from '@netlify/functions';
+import type { SubscriptionAnswer } from '../src/shared/api';
+import { SubscriptionTokenRequest } from '../src/shared/schemas';
+import { endpoint, errorResponse, json, parseWith, readBoundedText, readJsonBody, requireMethod } from './_lib/http';
+import { LINK_MESSAGES, LINK_PAGES, verifyLink } from './_lib/links';
+import { getStore } from './_lib/store/get-store';
+
+/** RFC 8058: what a mailbox provider POSTs to the List-Unsubscribe URL. */
+const ONE_CLICK = 'List-Unsubscribe=One-Click';
+
+/**
+ * The unsubscribe link of every newsletter e-mail (List-Unsubscribe). A mailbox provider's
+ * one-click POST (RFC 8058: the token in the URL, `List-Unsubscribe=One-Click` in the form body)
+ * and the unsubscribe page's POST (JSON `{ token }`) unsubscribe; a GET, which is a person's
+ * click or a scanner, only leads to the page with its button.
+ */
+export default endpoint({ name: 'newsletter-unsubscribe', retryAfterSeconds: 30 }, async (req) => {
+  requireMethod(req, ['GET', 'POST']);
+  const url = new URL(req.url);
+  if (req.method === 'GET') {
+    const token = url.searchParams.get('token') ?? '';
+    return new Response(null, {
+      status: 303,
+      headers: {
+        location: `${LINK_PAGES.unsubscribe}?token=${encodeURIComponent(token)}`,
+        'cache-control': 'no-store',
+      },
+    });
+  }
+
+  const type = req.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  let token: string;
+  if (type === 'application/json') {
+    ({ token } = parseWith(SubscriptionTokenRequest, await readJsonBody(req)));
+  } else {
+    const form = new URLSearchParams(await readBoundedText(req));
+    if (form.get('List-Unsubscribe') !== 'One-Click')
+      return errorResponse(400, `Send ${ONE_CLICK} as the form body, or JSON { "token": … }`);
+    ({ token } = parseWith(SubscriptionTokenRequest, { token: url.searchParams.get('token') ?? undefined }));
+  }
+
+  const check = verifyLink(token, new Date());
+  if (!check.ok || check.payload.a !== 'unsubscribe') return errorResponse(400, LINK_MESSAGES.invalid);
+  const store = await getStore();
+  // An address erased meanwhile is unsubscribed all the same: the person's wish is met.
+  await store.unsubscribe(check.payload.e, new Date());
+  const answer: SubscriptionAnswer = { ok: true, status: 'unsubscribed' };
+  return json(200, answer);
+});
+
+export const config: Config = { path: '/api/newsletter/unsubscribe' };

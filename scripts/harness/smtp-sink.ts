@@ -1,0 +1,134 @@
+/**
+ * A real SMTP server on 127.0.0.1 for tests and benchmarks (the `smtp-server` package), keeping
+ * every message it accepts as `mailparser` reads it. It can be stopped and started again on the
+ * same port (a mail provider that is down), refuse recipients with a 5xx, or take a message and
+ * never answer (a stalled provider).
+ */
+import type { Socket } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { findFreePort } from './redis-server.ts';
+
+export type SmtpBehaviour = 'accept' | 'reject-recipients' | 'stall';
+
+export interface SmtpSink {
+  port: number;
+  /** smtp://127.0.0.1:PORT, for SMTP_URL. */
+  url: string;
+  /** Every accepted message, in order of arrival (none with `keep: false`). */
+  messages: ParsedMail[];
+  /** How many messages were accepted. */
+  received: () => number;
+  /** Connections opened so far (a stalled delivery shows here before any message). */
+  connections: () => number;
+  behave: (behaviour: SmtpBehaviour) => void;
+  /** Resolves once `count` messages have arrived; rejects after `timeoutMs`. */
+  waitFor: (count: number, timeoutMs?: number) => Promise<ParsedMail[]>;
+  /** Closes the server and every connection: the provider is down. */
+  stop: () => Promise<void>;
+  /** Listens again on the same port (nothing happens while it listens). */
+  start: () => Promise<void>;
+}
+
+export interface SmtpSinkOptions {
+  behaviour?: SmtpBehaviour;
+  /** Parse and keep each message (default); a benchmark only counts them, to spend nothing on parsing. */
+  keep?: boolean;
+}
+
+export async function startSmtpSink({ behaviour = 'accept', keep = true }: SmtpSinkOptions = {}): Promise<SmtpSink> {
+  const port = await findFreePort();
+  const messages: ParsedMail[] = [];
+  const sockets = new Set<Socket>();
+  let current = behaviour;
+  let opened = 0;
+  let counted = 0;
+  let server: SMTPServer | undefined;
+
+  function create(): SMTPServer {
+    return new SMTPServer({
+      secure: false,
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onConnect(_session, callback) {
+        opened += 1;
+        callback();
+      },
+      onRcptTo(_address, _session, callback) {
+        if (current === 'reject-recipients') {
+          const error = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
+          callback(error);
+          return;
+        }
+        callback();
+      },
+      onData(stream, _session, callback) {
+        if (current === 'stall') {
+          // Reads the message and never answers: the sender waits until its own timeout.
+          stream.resume();
+          return;
+        }
+        if (!keep) {
+          stream.on('end', () => {
+            counted += 1;
+            callback();
+          });
+          stream.resume();
+          return;
+        }
+        simpleParser(stream)
+          .then((mail) => {
+            messages.push(mail);
+            callback();
+          })
+          .catch((error: Error) => callback(error));
+      },
+    });
+  }
+
+  async function start(): Promise<void> {
+    if (server) return;
+    server = create();
+    const listening = server;
+    listening.server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      listening.once('error', reject);
+      listening.listen(port, '127.0.0.1', () => resolve());
+    });
+  }
+
+  async function stop(): Promise<void> {
+    const closing = server;
+    server = undefined;
+    if (!closing) return;
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => closing.close(() => resolve()));
+  }
+
+  await start();
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    connections: () => opened,
+    received: () => counted + messages.length,
+    behave: (next) => {
+      current = next;
+    },
+    async waitFor(count, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (messages.length < count) {
+        if (Date.now() > deadline)
+          throw new Error(`${messages.length} of ${count} messages arrived in ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return messages;
+    },
+    stop,
+    start,
+  };
+}

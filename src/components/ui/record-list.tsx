@@ -1,0 +1,119 @@
+import type { ReactNode } from 'react';
+import { cn } from '../../lib/cn';
+import { useMediaQuery } from './use-media-query';
+
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ReactNode;
+  /** Classes for the column's table cells (a width limit, no wrapping). */
+  className?: string;
+  /** False for a column the card's title already shows. */
+  inCard?: boolean;
+  /** In a card, the label above the value rather than beside it, for a value that needs the width (a message). */
+  stackInCard?: boolean;
+}
+
+interface RecordListProps<T> {
+  /** Names the table or the list for assistive technology. */
+  label: string;
+  rows: T[];
+  rowKey: (row: T) => string;
+  columns: Column<T>[];
+  /** A button or two for the row (delete, retry), after its cells. */
+  action?: (row: T) => ReactNode;
+  /** The first line of a row's card on a phone (a name and a date), above the labelled values. */
+  cardTitle?: (row: T) => ReactNode;
+}
+
+/** Tailwind's `md`: from here a table fits beside the page's margins. */
+const WIDE = '(min-width: 48rem)';
+
+const isEmpty = (value: ReactNode) => value === undefined || value === null || value === false || value === '';
+
+/**
+ * Records as a table with column headers on wide screens, and as a list of labelled cards on
+ * phones, where a table would push the page sideways. A table still wider than its box scrolls
+ * inside it; the box takes focus so a keyboard can scroll it too.
+ */
+export function RecordList<T>({ label, rows, rowKey, columns, action, cardTitle }: RecordListProps<T>) {
+  const wide = useMediaQuery(WIDE);
+
+  if (!wide)
+    return (
+      <ul aria-label={label} className="grid gap-3">
+        {rows.map((row) => {
+          const actions = action?.(row);
+          return (
+            <li key={rowKey(row)} className="rounded-(--radius-card) bg-white p-4 text-sm ring-1 ring-ink-100">
+              {cardTitle && (
+                <p className="mb-2 flex flex-wrap justify-between gap-x-3 font-semibold">{cardTitle(row)}</p>
+              )}
+              <dl className="grid gap-1.5">
+                {columns.map((column) => {
+                  const value = column.inCard === false ? undefined : column.cell(row);
+                  return isEmpty(value) ? null : (
+                    <div
+                      key={column.header}
+                      className={cn(
+                        'grid gap-x-3',
+                        column.stackInCard ? 'gap-y-1' : 'grid-cols-[5.5rem_minmax(0,1fr)]',
+                      )}
+                    >
+                      <dt className="font-semibold text-ink-600">{column.header}</dt>
+                      <dd className="min-w-0 wrap-anywhere text-ink-800">{value}</dd>
+                    </div>
+                  );
+                })}
+              </dl>
+              {!isEmpty(actions) && <div className="mt-3 flex flex-wrap justify-end gap-2">{actions}</div>}
+            </li>
+          );
+        })}
+      </ul>
+    );
+
+  return (
+    <div
+      role="region"
+      aria-label={label}
+      // A box that may scroll sideways must be reachable by keyboard, as the blog's wide tables are.
+      // It is `relative` so that visually hidden text in the table (positioned absolutely) stays in
+      // the box instead of widening the page.
+      // eslint-disable-next-line jsx-a11y-x/no-noninteractive-tabindex
+      tabIndex={0}
+      className="relative overflow-x-auto rounded-(--radius-card) ring-1 ring-ink-100"
+    >
+      <table className="w-full text-left text-sm">
+        <thead className="bg-ink-50 text-ink-700">
+          <tr>
+            {columns.map((column) => (
+              <th key={column.header} scope="col" className="px-3 py-3 font-semibold whitespace-nowrap first:pl-4">
+                {column.header}
+              </th>
+            ))}
+            {action && (
+              <th scope="col" className="px-4 py-3">
+                <span className="sr-only">Actions</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-ink-100 bg-white">
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((column) => (
+                <td
+                  key={column.header}
+                  className={cn('px-3 py-3 align-top break-words text-ink-800 first:pl-4', column.className)}
+                >
+                  {column.cell(row)}
+                </td>
+              ))}
+              {action && <td className="px-4 py-3 text-right align-top">{action(row)}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+// src/shared holds what the pages and the functions both import, and ships to the browser: zod and this folder only.
+// Paths of the site's pages that the functions link to from the e-mails they send.
+import type { SourceName } from './schemas';
+
+/**
+ * The guide a form promises, by the source of its lead: the e-mail to the prospect links to
+ * `${site.url}${path}`. Each path is a page built from content/guides (a build test checks it).
+ */
+export const GUIDE_PATHS = {
+  zoho_guide: '/guides/zoho-google-workspace',
+} as const satisfies Partial<Record<SourceName, string>>;
+
+/** The path of the guide a lead from this source asked for, if its form promises one. */
+export function guidePathFor(source: string): string | undefined {
+  const paths: Partial<Record<string, string>> = GUIDE_PATHS;
+  return Object.hasOwn(paths, source) ? paths[source] : undefined;
+}
+
+/**
+ * The pages an e-mailed newsletter link opens, as `${site.url}${path}?token=…`. Each page POSTs
+ * the token to the endpoint of the same name under /api once it has loaded, so a mail scanner
+ * that only GETs the link changes nothing.
+ */
+export const NEWSLETTER_PATHS = {
+  confirm: '/newsletter/confirm',
+  unsubscribe: '/newsletter/unsubscribe',
+} as const;

@@ -1,0 +1,500 @@
+/**
+ * Every lead reaches a person, on both stores: the handlers store a record and its outbox entries
+ * in one step and deliver them after the answer, to a real SMTP server and a real webhook
+ * receiver on 127.0.0.1; the sweep retries what failed, on a clock the tests move.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ParsedMail } from 'mailparser';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { resetEnv } from '../../functions/_lib/env';
+import { leadEntries } from '../../functions/_lib/mail/messages';
+import { sweep } from '../../functions/_lib/outbox';
+import { createRedisStore, createUpstashClient } from '../../functions/_lib/store/redis';
+import { createSqliteStore, type SqliteStore } from '../../functions/_lib/store/sqlite';
+import { OUTBOX_LEASE_MS, type Store } from '../../functions/_lib/store/types';
+import leadsCreate from '../../functions/leads-create';
+import newsletterConfirm from '../../functions/newsletter-confirm';
+import newsletterSubscribe from '../../functions/newsletter-subscribe';
+import newsletterUnsubscribe from '../../functions/newsletter-unsubscribe';
+import { createContext } from '../../scripts/harness/functions';
+import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
+import { startSmtpSink, type SmtpSink } from '../../scripts/harness/smtp-sink';
+import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
+import { startWebhookReceiver, type WebhookReceiver } from '../../scripts/harness/webhook-receiver';
+import { GUIDE_PATHS } from '../../src/shared/pages';
+
+type Handler = typeof leadsCreate;
+
+const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+const TOKEN = 'delivery-test-token';
+const ORIGIN = 'http://localhost:4321';
+const ENV_KEYS = [
+  'SITE_LOCAL_RUN',
+  'LOCAL_STORE_DIR',
+  'UPSTASH_REDIS_REST_URL',
+  'UPSTASH_REDIS_REST_TOKEN',
+  'RATE_LIMIT_PER_MINUTE',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'LEADS_NOTIFY_TO',
+  'LEAD_WEBHOOK_URL',
+  'LEAD_WEBHOOK_SECRET',
+];
+
+let smtp: SmtpSink;
+let receiver: WebhookReceiver;
+let redis: RedisServerHandle;
+let bridge: UpstashBridge;
+let folder: string;
+const opened: SqliteStore[] = [];
+
+beforeAll(async () => {
+  [smtp, receiver, redis] = await Promise.all([startSmtpSink(), startWebhookReceiver(), startRedisServer()]);
+  bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
+});
+afterAll(async () => {
+  await Promise.all([smtp?.stop(), receiver?.stop(), bridge?.stop()]);
+  await redis?.stop();
+});
+
+interface Backend {
+  env: () => Record<string, string>;
+  /** A store of its own over the same data: a second function instance, or the test's reader. */
+  open: () => Store;
+  reset: () => Promise<void>;
+}
+
+const embedded: Backend = {
+  env: () => ({}),
+  open: () => {
+    const store = createSqliteStore(folder);
+    opened.push(store);
+    return store;
+  },
+  reset: async () => undefined,
+};
+const upstash: Backend = {
+  env: () => ({ UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: TOKEN }),
+  open: () => createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 })),
+  reset: async () => {
+    await createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 }).flushdb();
+  },
+};
+
+/** Runs a handler as Netlify would and waits for what it handed to context.waitUntil. */
+async function call(handler: Handler, pathname: string, init: RequestInit & { ip?: string } = {}) {
+  const pending: Promise<unknown>[] = [];
+  const { ip = '203.0.113.10', ...rest } = init;
+  const response = await handler(
+    new Request(`${ORIGIN}${pathname}`, rest),
+    createContext({ ip, waitUntil: (promise) => pending.push(promise) }),
+  );
+  await Promise.all(pending);
+  return response;
+}
+
+const postJson = (handler: Handler, pathname: string, body: unknown, ip?: string) =>
+  call(handler, pathname, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    ...(ip ? { ip } : {}),
+  });
+
+const ATTRIBUTION = {
+  landingPage: '/zoho?utm_source=linkedin&utm_campaign=spring-audit',
+  referrer: 'www.linkedin.com',
+  utm_source: 'linkedin',
+  utm_medium: 'social',
+  utm_campaign: 'spring-audit',
+};
+const CONTACT = {
+  name: 'Nia Okafor',
+  email: 'nia@example.com',
+  company: 'Okafor Bakeries',
+  notes: 'We take orders by phone and e-mail.\nCan you help?',
+  source: 'contact_form',
+  page: '/contact',
+  attribution: ATTRIBUTION,
+};
+
+/** The link of a text part's line `label: URL`. */
+function linkAfter(mail: ParsedMail, label: string): URL {
+  const line = mail.text?.split('\n').find((candidate) => candidate.startsWith(`${label}: `));
+  if (!line) throw new Error(`no "${label}" link in:\n${mail.text}`);
+  return new URL(line.slice(label.length + 2));
+}
+
+/** A header as it was written (mailparser reads List-* headers into objects). */
+const rawHeader = (mail: ParsedMail, name: string) =>
+  mail.headerLines
+    .find((header) => header.key === name)
+    ?.line.slice(name.length + 1)
+    .trim();
+
+/** The RFC 8058 one-click URL of a message. */
+const oneClickUrl = (mail: ParsedMail) =>
+  new URL(/^<(.+)>$/.exec(rawHeader(mail, 'list-unsubscribe') ?? '')?.[1] ?? '');
+
+const addresses = (mail: ParsedMail, field: 'to' | 'replyTo') =>
+  [mail[field]].flat().flatMap((group) => group?.value.map((address) => address.address) ?? []);
+
+/** Webhooks the receiver accepted, by webhook-id. */
+function accepted() {
+  const ids = receiver.requests
+    .filter((request) => request.status === 204)
+    .map((request) => String(request.headers['webhook-id']));
+  return { ids, unique: new Set(ids) };
+}
+
+describe.each([
+  ['the embedded SQLite store', embedded],
+  ['Upstash Redis', upstash],
+])('delivery on %s', (_name, backend) => {
+  let store: Store;
+
+  beforeEach(async () => {
+    folder = mkdtempSync(path.join(tmpdir(), 'delivery-'));
+    await backend.reset();
+    for (const key of ENV_KEYS) delete process.env[key];
+    Object.assign(process.env, {
+      SITE_LOCAL_RUN: 'true',
+      LOCAL_STORE_DIR: folder,
+      RATE_LIMIT_PER_MINUTE: '1000',
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Loopwork <hello@loopwork.example>',
+      LEADS_NOTIFY_TO: 'team@loopwork.example, owner@loopwork.example',
+      LEAD_WEBHOOK_URL: receiver.url,
+      LEAD_WEBHOOK_SECRET: SECRET,
+      ...backend.env(),
+    });
+    resetEnv();
+    await smtp.start().catch(() => undefined);
+    smtp.behave('accept');
+    smtp.messages.length = 0;
+    receiver.requests.length = 0;
+    receiver.answer(204);
+    store = backend.open();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    for (const sqlite of opened.splice(0)) sqlite.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  test('a contact-form lead gives the team a notification to reply to, and a signed lead.created webhook', async () => {
+    expect((await postJson(leadsCreate, '/api/leads/create', CONTACT)).status).toBe(201);
+    const [mail] = await smtp.waitFor(1);
+    expect(smtp.messages).toHaveLength(1);
+    expect(addresses(mail!, 'to')).toEqual(['team@loopwork.example', 'owner@loopwork.example']);
+    expect(addresses(mail!, 'replyTo')).toEqual(['nia@example.com']);
+    expect(mail!.from?.text).toContain('hello@loopwork.example');
+    expect(mail!.subject).toBe('New lead: Nia Okafor (Okafor Bakeries) – Contact form');
+    for (const expected of [
+      'E-mail: nia@example.com',
+      'Company: Okafor Bakeries',
+      '> We take orders by phone and e-mail.',
+      `Sent from: ${ORIGIN}/contact`,
+      'Campaign: spring-audit',
+      'Source (utm): linkedin',
+      'Medium (utm): social',
+      'Referred by: www.linkedin.com',
+      'Landing page: /zoho?utm_source=linkedin&utm_campaign=spring-audit',
+    ])
+      expect(mail!.text).toContain(expected);
+    expect(mail!.html).toContain('<h1');
+    expect(mail!.html).toContain('Okafor Bakeries');
+
+    const [hook] = await receiver.waitFor(1);
+    const payload = new Webhook(SECRET).verify(hook!.body, {
+      'webhook-id': String(hook!.headers['webhook-id']),
+      'webhook-timestamp': String(hook!.headers['webhook-timestamp']),
+      'webhook-signature': String(hook!.headers['webhook-signature']),
+    }) as { type: string; timestamp: string; data: Record<string, unknown> };
+    expect(payload.type).toBe('lead.created');
+    expect(payload.data).toMatchObject({
+      name: 'Nia Okafor',
+      email: 'nia@example.com',
+      page: '/contact',
+      attribution: ATTRIBUTION,
+    });
+    expect(() =>
+      new Webhook(SECRET).verify(hook!.body.replace('Nia', 'Eve'), {
+        'webhook-id': String(hook!.headers['webhook-id']),
+        'webhook-timestamp': String(hook!.headers['webhook-timestamp']),
+        'webhook-signature': String(hook!.headers['webhook-signature']),
+      }),
+    ).toThrow();
+
+    const [lead] = await store.listLeads({ offset: 0, limit: 1 });
+    expect(lead?.delivery?.map(({ kind, status, via }) => ({ kind, status, via }))).toEqual([
+      { kind: 'lead-notification', status: 'delivered', via: 'smtp' },
+      { kind: 'webhook', status: 'delivered', via: 'webhook' },
+    ]);
+    expect(hook!.headers['webhook-id']).toBe(lead?.delivery?.[1]?.id);
+  });
+
+  test('a guide request gives the prospect the guide e-mail, linking to the guide page', async () => {
+    const request = {
+      ...CONTACT,
+      source: 'zoho_guide',
+      notes: undefined,
+      page: '/zoho',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+    };
+    expect((await postJson(leadsCreate, '/api/leads/create', request)).status).toBe(201);
+    const messages = await smtp.waitFor(2);
+    const guide = messages.find((mail) => addresses(mail, 'to').includes('ada@example.com'));
+    expect(guide?.subject).toBe('Your guide from Loopwork: connecting Zoho and Google Workspace');
+    expect(guide?.text).toContain('Hi Ada,');
+    expect(linkAfter(guide!, 'Read the guide').href).toBe(`${ORIGIN}${GUIDE_PATHS.zoho_guide}`);
+    expect(guide?.html).toContain(`href="${ORIGIN}${GUIDE_PATHS.zoho_guide}"`);
+    const team = messages.find((mail) => addresses(mail, 'to').includes('team@loopwork.example'));
+    expect(addresses(team!, 'replyTo')).toEqual(['ada@example.com']);
+  });
+
+  test('a subscription is confirmed by the e-mailed link, POSTed from the page, and left by the one-click POST', async () => {
+    const person = { email: 'grace@example.com', firstName: 'Grace Hopper', source: 'website_footer', page: '/blog' };
+    expect((await postJson(newsletterSubscribe, '/api/newsletter/subscribe', person)).status).toBe(201);
+    expect(await store.getSubscriber('grace@example.com')).toMatchObject({ status: 'pending' });
+    expect(receiver.requests).toHaveLength(0);
+
+    const [mail] = await smtp.waitFor(1);
+    expect(addresses(mail!, 'to')).toEqual(['grace@example.com']);
+    const confirm = linkAfter(mail!, 'Confirm my subscription');
+    expect(confirm.pathname).toBe('/newsletter/confirm');
+    const url = oneClickUrl(mail!);
+    expect(rawHeader(mail!, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(url.pathname).toBe('/api/newsletter/unsubscribe');
+
+    const token = confirm.searchParams.get('token');
+    const confirmed = await postJson(newsletterConfirm, '/api/newsletter/confirm', { token });
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.json()).toEqual({ ok: true, status: 'confirmed' });
+    expect(await store.getSubscriber('grace@example.com')).toMatchObject({
+      status: 'confirmed',
+      consent: { form: 'website_footer', page: '/blog', confirmedAt: expect.any(String) },
+    });
+    const [hook] = await receiver.waitFor(1);
+    const payload = new Webhook(SECRET).verify(hook!.body, {
+      'webhook-id': String(hook!.headers['webhook-id']),
+      'webhook-timestamp': String(hook!.headers['webhook-timestamp']),
+      'webhook-signature': String(hook!.headers['webhook-signature']),
+    }) as { type: string; data: { email: string; status: string } };
+    expect(payload).toMatchObject({
+      type: 'subscriber.confirmed',
+      data: { email: 'grace@example.com', status: 'confirmed' },
+    });
+    // A second click confirms nothing more and sends no second webhook.
+    expect((await postJson(newsletterConfirm, '/api/newsletter/confirm', { token })).status).toBe(200);
+    expect(receiver.requests).toHaveLength(1);
+
+    // A scanner's GET of the one-click URL changes nothing: it leads to the page with the button.
+    const looked = await call(newsletterUnsubscribe, `${url.pathname}${url.search}`);
+    expect(looked.status).toBe(303);
+    expect(looked.headers.get('location')).toMatch(/^\/newsletter\/unsubscribe\?token=/);
+    expect(await store.getSubscriber('grace@example.com')).toMatchObject({ status: 'confirmed' });
+
+    const left = await call(newsletterUnsubscribe, `${url.pathname}${url.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(left.status).toBe(200);
+    expect(await store.getSubscriber('grace@example.com')).toMatchObject({
+      status: 'unsubscribed',
+      consent: { unsubscribedAt: expect.any(String) },
+    });
+  });
+
+  test('links that are forged, expired or for the wrong purpose are refused with what to do', async () => {
+    await postJson(newsletterSubscribe, '/api/newsletter/subscribe', {
+      email: 'late@example.com',
+      firstName: 'Late',
+      source: 'website_footer',
+    });
+    const [mail] = await smtp.waitFor(1);
+    const token = linkAfter(mail!, 'Confirm my subscription').searchParams.get('token') ?? '';
+    const forged = `${token.slice(0, -3)}${token.endsWith('AAA') ? 'BBB' : 'AAA'}`;
+    const refused = await postJson(newsletterConfirm, '/api/newsletter/confirm', { token: forged });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/not valid/);
+    const unsubscribeToken = oneClickUrl(mail!).searchParams.get('token');
+    expect((await postJson(newsletterConfirm, '/api/newsletter/confirm', { token: unsubscribeToken })).status).toBe(
+      400,
+    );
+
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 8 * 24 * 3600_000 });
+    const expired = await postJson(newsletterConfirm, '/api/newsletter/confirm', { token });
+    expect(expired.status).toBe(410);
+    expect(((await expired.json()) as { error: string }).error).toMatch(/expired/);
+    expect(await store.getSubscriber('late@example.com')).toMatchObject({ status: 'pending' });
+  });
+
+  test('SMTP down and the webhook failing for a while: everything is delivered once they are back, each webhook-id accepted once', async () => {
+    await smtp.stop();
+    receiver.answer(500);
+    for (const index of [1, 2, 3])
+      expect(
+        (await postJson(leadsCreate, '/api/leads/create', { ...CONTACT, email: `down${index}@example.com` })).status,
+      ).toBe(201);
+    const start = Date.now();
+    const at = (minutes: number) => () => new Date(start + minutes * 60_000);
+    expect(smtp.messages).toHaveLength(0);
+    expect(receiver.requests).toHaveLength(3);
+    const waiting = (await store.listLeads({ offset: 0, limit: 10 })).flatMap((lead) => lead.delivery ?? []);
+    expect(waiting.map((delivery) => [delivery.status, delivery.attempts])).toEqual(Array(6).fill(['pending', 1]));
+    expect(waiting.find((delivery) => delivery.kind === 'webhook')?.lastError).toBe('HTTP 500');
+    expect(waiting.find((delivery) => delivery.kind === 'lead-notification')?.lastError).toMatch(
+      /^SMTP ESOCKET: connect ECONNREFUSED/,
+    );
+
+    // Not due before the backoff: 1 minute after the first attempt, then 2.
+    expect(await sweep(store, { now: at(0.5) })).toEqual({ delivered: 0, failed: 0, dead: 0 });
+    expect(await sweep(store, { now: at(1.1) })).toEqual({ delivered: 0, failed: 6, dead: 0 });
+    expect(await sweep(store, { now: at(2) })).toEqual({ delivered: 0, failed: 0, dead: 0 });
+
+    await smtp.start();
+    receiver.answer(204);
+    expect(await sweep(store, { now: at(3.2) })).toEqual({ delivered: 6, failed: 0, dead: 0 });
+    expect(await sweep(store, { now: at(60) })).toEqual({ delivered: 0, failed: 0, dead: 0 });
+    expect(new Set(smtp.messages.map((mail) => mail.messageId)).size).toBe(3);
+    expect(smtp.messages).toHaveLength(3);
+    const { ids, unique } = accepted();
+    expect(ids).toHaveLength(3);
+    expect(unique.size).toBe(3);
+    const delivered = (await store.listLeads({ offset: 0, limit: 10 })).flatMap((lead) => lead.delivery ?? []);
+    expect(delivered.every((delivery) => delivery.status === 'delivered' && delivery.attempts === 3)).toBe(true);
+  });
+
+  test('a failure that lasts past 24 hours ends dead; the owner retries it and it goes out', async () => {
+    receiver.answer(503);
+    await postJson(leadsCreate, '/api/leads/create', CONTACT);
+    const start = Date.now();
+    let minutes = 0;
+    for (let round = 0; round < 40 && minutes < 26 * 60; round += 1) {
+      minutes += 61;
+      await sweep(store, { now: () => new Date(start + minutes * 60_000) });
+    }
+    const [webhook] = (await store.listOutbox({ offset: 0, limit: 10 })).filter((entry) => entry.kind === 'webhook');
+    expect(webhook?.status).toBe('dead');
+    expect(webhook?.lastError).toBe('HTTP 503 (gave up after 24 hours)');
+    expect(await store.countOutbox()).toMatchObject({ pending: 0, dead: 1 });
+    receiver.answer(204);
+    expect(await store.retryOutbox(webhook!.id, new Date())).toBe(true);
+    expect(await store.retryOutbox(webhook!.id, new Date())).toBe(false);
+    expect(await sweep(store)).toEqual({ delivered: 1, failed: 0, dead: 0 });
+    expect(accepted().ids).toEqual([webhook!.id]);
+  });
+
+  test('a permanent refusal is dead at once: a 4xx webhook answer, an SMTP 550 for the recipient', async () => {
+    receiver.answer(410);
+    smtp.behave('reject-recipients');
+    await postJson(leadsCreate, '/api/leads/create', CONTACT);
+    const [lead] = await store.listLeads({ offset: 0, limit: 1 });
+    expect(
+      lead?.delivery?.map(({ kind, status, attempts, lastError }) => ({ kind, status, attempts, lastError })),
+    ).toEqual([
+      { kind: 'lead-notification', status: 'dead', attempts: 1, lastError: expect.stringMatching(/^SMTP 550/) },
+      { kind: 'webhook', status: 'dead', attempts: 1, lastError: 'HTTP 410' },
+    ]);
+    expect(await sweep(store, { now: () => new Date(Date.now() + 3600_000) })).toEqual({
+      delivered: 0,
+      failed: 0,
+      dead: 0,
+    });
+  });
+
+  test('two sweeps at once never send one entry twice', async () => {
+    const now = new Date();
+    const settings = { origin: ORIGIN, notifyTo: ['team@loopwork.example'], webhookHost: new URL(receiver.url).host };
+    for (let index = 0; index < 20; index += 1)
+      await store.createLead({ name: `Lead ${index}`, email: `l${index}@example.com`, source: 'contact_form' }, now, {
+        outbox: (lead) => leadEntries(lead, settings),
+      });
+    const [first, second] = await Promise.all([
+      sweep(backend.open(), { batch: 3 }),
+      sweep(backend.open(), { batch: 3 }),
+    ]);
+    expect(first!.delivered + second!.delivered).toBe(40);
+    expect(smtp.messages).toHaveLength(20);
+    expect(new Set(smtp.messages.map((mail) => mail.messageId)).size).toBe(20);
+    const { ids, unique } = accepted();
+    expect(ids).toHaveLength(20);
+    expect(unique.size).toBe(20);
+  });
+
+  test('a function killed (SIGKILL) between storing a lead and delivering it: the lead is delivered after the restart', async () => {
+    smtp.behave('stall');
+    const connections = smtp.connections();
+    const child = spawn(process.execPath, [fileURLToPath(new URL('../support/store-then-die.ts', import.meta.url))], {
+      env: { ...process.env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) =>
+        chunk.toString().includes('stored') ? resolve() : reject(new Error(chunk.toString())),
+      );
+      child.once('exit', (code) => reject(new Error(`the function process exited with ${code}`)));
+    });
+    // The lead is stored and its e-mail is on its way to a server that never answers.
+    while (smtp.connections() === connections) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGKILL');
+    await exited;
+    smtp.behave('accept');
+    expect(smtp.messages).toHaveLength(0);
+    const [lead] = await store.listLeads({ offset: 0, limit: 1 });
+    expect(lead?.name).toBe('Killed Midway');
+
+    // The killed process's claim holds until its lease ends; then the sweep delivers.
+    expect((await sweep(store)).delivered).toBe(0);
+    const after = await sweep(store, { now: () => new Date(Date.now() + OUTBOX_LEASE_MS + 1000) });
+    expect(after.delivered).toBeGreaterThanOrEqual(1);
+    await smtp.waitFor(1);
+    expect(smtp.messages.map((mail) => mail.subject)).toEqual(['New lead: Killed Midway – Contact form']);
+    expect(accepted().ids).toHaveLength(1);
+    const [done] = await store.listLeads({ offset: 0, limit: 1 });
+    expect(done?.delivery?.every((delivery) => delivery.status === 'delivered')).toBe(true);
+  });
+
+  test('20 subscriptions of one address within an hour send one confirmation; a confirmed address keeps its name', async () => {
+    for (let index = 0; index < 20; index += 1) {
+      const response = await postJson(
+        newsletterSubscribe,
+        '/api/newsletter/subscribe',
+        { email: 'target@example.com', firstName: `Flood ${index}`, source: 'website_footer' },
+        `198.51.100.${index + 1}`,
+      );
+      expect(response.status).toBe(201);
+    }
+    expect(smtp.messages).toHaveLength(1);
+    expect(
+      (await store.listOutbox({ offset: 0, limit: 50 })).filter((entry) => entry.kind === 'confirmation'),
+    ).toHaveLength(1);
+    expect(await store.getSubscriber('target@example.com')).toMatchObject({ firstName: 'Flood 0', status: 'pending' });
+
+    const token = linkAfter(smtp.messages[0]!, 'Confirm my subscription').searchParams.get('token');
+    expect((await postJson(newsletterConfirm, '/api/newsletter/confirm', { token })).status).toBe(200);
+    const confirmed = await store.getSubscriber('target@example.com');
+    expect(confirmed).toMatchObject({ firstName: 'Flood 0', status: 'confirmed', sources: ['website_footer'] });
+
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61 * 60_000 });
+    const again = await postJson(newsletterSubscribe, '/api/newsletter/subscribe', {
+      email: 'target@example.com',
+      firstName: 'Mallory',
+      source: 'newsletter_footer',
+    });
+    expect(again.status).toBe(201);
+    expect(await store.getSubscriber('target@example.com')).toEqual(confirmed);
+    // An hour later a new confirmation may go out; only opening it would apply the new name.
+    expect(smtp.messages).toHaveLength(2);
+  });
+});
