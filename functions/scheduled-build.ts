@@ -1,13 +1,15 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
+import { isLocalRun } from './_lib/env';
 
 /**
  * Rebuilds the site every morning, so a post dated in the future (scheduled in the CMS) goes live
  * on its day with nobody pressing anything: the build leaves out posts dated after its day
  * (src/lib/content.ts), and this build is the first of the new day. Netlify runs it on the
  * schedule below (UTC), on published deploys only; it asks for the build through the site's build
- * hook, BUILD_HOOK_URL, set in the Netlify UI (README: "Scheduled posts"). Without it, it does
- * nothing and says so.
+ * hook, BUILD_HOOK_URL, set in the Netlify UI (README: "The CMS"). Without it, or in a local
+ * run (the local server runs scheduled functions too), it does nothing and says so: a copy of the
+ * hook in a developer's .env must not rebuild the real site.
  */
 export const config: Config = { schedule: '0 4 * * *' };
 
@@ -18,6 +20,10 @@ const BuildHookUrl = z.preprocess(
 );
 
 export default async (): Promise<Response> => {
+  if (isLocalRun()) {
+    console.log('[scheduled-build] local run: no build requested.');
+    return new Response(null, { status: 204 });
+  }
   const parsed = BuildHookUrl.safeParse(process.env.BUILD_HOOK_URL);
   if (!parsed.success) throw new Error('BUILD_HOOK_URL is not a URL: set the build hook URL Netlify shows.');
   const hook = parsed.data;

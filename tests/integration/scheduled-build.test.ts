@@ -3,7 +3,7 @@
  * BUILD_HOOK_URL is set, and does nothing when it is not. A real HTTP server plays Netlify's hook.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import scheduledBuild, { config } from '../../functions/scheduled-build';
 
 let server: Server;
@@ -24,12 +24,20 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const saved = process.env.BUILD_HOOK_URL;
+const saved = { hook: process.env.BUILD_HOOK_URL, local: process.env.SITE_LOCAL_RUN };
+const restore = (name: string, value: string | undefined) => {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+};
+beforeEach(() => {
+  // A deployed function: the test runner is no local run.
+  delete process.env.SITE_LOCAL_RUN;
+});
 afterEach(() => {
   received.length = 0;
   status = 200;
-  if (saved === undefined) delete process.env.BUILD_HOOK_URL;
-  else process.env.BUILD_HOOK_URL = saved;
+  restore('BUILD_HOOK_URL', saved.hook);
+  restore('SITE_LOCAL_RUN', saved.local);
 });
 
 describe('the daily build', () => {
@@ -49,6 +57,14 @@ describe('the daily build', () => {
   test.each([undefined, '', '  '])('does nothing when BUILD_HOOK_URL is %j', async (value) => {
     if (value === undefined) delete process.env.BUILD_HOOK_URL;
     else process.env.BUILD_HOOK_URL = value;
+    const response = await scheduledBuild();
+    expect(response.status).toBe(204);
+    expect(received).toEqual([]);
+  });
+
+  test('does nothing in a local run, even with the hook set', async () => {
+    process.env.BUILD_HOOK_URL = `${origin}/build_hooks/abc123`;
+    process.env.SITE_LOCAL_RUN = 'true';
     const response = await scheduledBuild();
     expect(response.status).toBe(204);
     expect(received).toEqual([]);
