@@ -36,7 +36,8 @@ async function openCms(page: Page, copy: CmsCopy): Promise<string[]> {
 /** Saves the open entry as a draft, marks it ready and publishes it, as an editor does. */
 async function saveAndPublish(page: Page) {
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(page.getByText('Changes saved')).toBeVisible({ timeout: 30_000 });
+  // Saved: the entry is now a draft of the workflow, with a status to set.
+  await expect(page.getByRole('button', { name: 'Status: Draft' })).toBeVisible({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Status: Draft' }).click();
   await page.getByRole('menuitem', { name: 'Ready' }).click();
   await expect(page.getByRole('button', { name: 'Status: Ready' })).toBeVisible();
