@@ -144,3 +144,25 @@ test('an editor renames a sector and publishes it; the built page shows the new 
   expect(html).not.toContain('SaaS/B2B');
   expect(violations).toEqual([]);
 });
+
+test('the production build serves the CMS at /admin/cms/, unindexed and uncached, logging in through GitHub', async ({
+  page,
+  request,
+}) => {
+  // The main e2e server: the production build as Netlify serves it.
+  const redirect = await request.get('/admin/cms', { maxRedirects: 0 });
+  expect(redirect.status()).toBe(301);
+  expect(redirect.headers()['location']).toMatch(/\/admin\/cms\/$/);
+  const headers = (await request.get('/admin/cms/')).headers();
+  expect(headers['x-robots-tag']).toContain('noindex');
+  expect(headers['cache-control']).toBe('no-store');
+  expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.goto('/admin/cms/');
+  await expect(page.getByRole('button', { name: 'Login with GitHub' })).toBeVisible();
+  expect(violations).toEqual([]);
+});
