@@ -63,7 +63,7 @@ describe('the CMS page', () => {
 
   test('loads Decap and the preview templates from the site itself', () => {
     const scripts = [...html.matchAll(/<script src="([^"]+)"><\/script>/g)].map(([, src]) => src);
-    expect(scripts).toEqual(['/admin/cms/decap/decap-cms.js', '/admin/cms/previews.js']);
+    expect(scripts).toEqual(['/admin/cms/decap/decap-cms.js', '/admin/cms/extensions.js']);
     for (const src of scripts) expect(existsSync(path.join(DIST, src ?? '')), src).toBe(true);
     expect(read('admin/cms/preview.css')).toContain('--color-brand-700');
   });

@@ -69,6 +69,9 @@ test('an editor creates a blog post with a cover, saves it as a draft and publis
   await page.getByRole('button', { name: 'Choose selected' }).click();
   await page.getByLabel('Cover description (alt text)').fill(alt);
   await page.getByLabel('Publication date').fill('2026-01-15');
+  // An optional date set and then cleared is left out of the file, not saved empty.
+  await page.getByRole('button', { name: 'Set updatedDate to now' }).click();
+  await page.getByRole('button', { name: 'Clear' }).nth(1).click();
 
   await page.locator('[data-slate-editor="true"]').click();
   await page.keyboard.type('Every morning the inbox decides the day. Here is how to take that back.');
@@ -101,6 +104,7 @@ test('an editor creates a blog post with a cover, saves it as a draft and publis
   expect(markdown).toContain(`image: ../images/blog/${slug}/inbox-cover.png`);
   expect(markdown).toContain(`imageAlt: ${alt}`);
   expect(markdown).toContain('publishedDate: 2026-01-15');
+  expect(markdown).not.toContain('updatedDate');
   expect(markdown).toMatch(/^## Three piles$/m);
   expect(markdown).toMatch(/^[*-] Answer now$/m);
   expect(existsSync(copy.file('content/images/blog', slug, 'inbox-cover.png'))).toBe(true);

@@ -94,7 +94,7 @@ export function cmsPolicy(settings: CmsSettings): string {
   ].join('; ');
 }
 
-/** The CMS page: Decap's bundle, then the site's preview templates; Decap reads ./config.yml by itself. */
+/** The CMS page: Decap's bundle, then the site's additions (preview templates, a save rule); Decap reads ./config.yml by itself. */
 export function cmsPage(settings: CmsSettings, brand: string): string {
   const title = `Content manager · ${brand}`.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
   return `<!doctype html>
@@ -108,7 +108,7 @@ export function cmsPage(settings: CmsSettings, brand: string): string {
   </head>
   <body>
     <script src="${DECAP_SCRIPT}"></script>
-    <script src="/admin/cms/previews.js"></script>
+    <script src="/admin/cms/extensions.js"></script>
   </body>
 </html>
 `;

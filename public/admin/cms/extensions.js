@@ -1,10 +1,22 @@
 /**
- * The CMS's preview pane, drawn like the site: the site's own stylesheet (built from
+ * The site's additions to Decap CMS: a rule for saving, and the preview pane drawn like the site.
+ *
+ * The preview pane is drawn like the site: the site's own stylesheet (built from
  * src/styles/global.css at /admin/cms/preview.css) and the markup of its pages, with the classes
  * those pages use. Decap runs these with its own React: `h` is React.createElement.
  * The real page is one click away: "View preview" opens the draft's deploy preview.
  */
 /* global CMS, h */
+
+/**
+ * An optional field emptied in the editor (an "Updated on" date set, then cleared) would be
+ * saved as an empty string, which the content schema refuses (it is not a date): it is left out
+ * of the file instead, which is what the schema's optional means.
+ */
+CMS.registerEventListener({
+  name: 'preSave',
+  handler: ({ entry }) => entry.get('data').filter((value) => value !== ''),
+});
 
 CMS.registerPreviewStyle('/admin/cms/preview.css');
 
@@ -172,6 +184,26 @@ function MiniAppPreview({ entry }) {
   );
 }
 
+/** The privacy policy and the guides: a heading, a line under it, and the text. */
+function ProsePagePreview({ entry, widgetFor }) {
+  const data = (name) => entry.getIn(['data', name]);
+  const updated = formatDate(data('updatedDate'));
+  return h(
+    'div',
+    null,
+    h(Hero, { eyebrow: data('audience') ? 'Guide' : 'Legal', title: data('title'), lead: data('summary') }),
+    h(
+      'div',
+      { className: 'mx-auto max-w-4xl px-4 py-16 sm:px-6 lg:px-8' },
+      updated && h('p', { className: 'text-sm text-ink-600' }, `Last updated ${updated}`),
+      h('div', { className: 'prose mt-6' }, widgetFor('body')),
+    ),
+  );
+}
+
 CMS.registerPreviewTemplate('blog', BlogPostPreview);
+CMS.registerPreviewTemplate('guides', ProsePagePreview);
+// A file collection's template is named after its file.
+CMS.registerPreviewTemplate('privacy-policy', ProsePagePreview);
 CMS.registerPreviewTemplate('sectors', SectorPreview);
 CMS.registerPreviewTemplate('miniApps', MiniAppPreview);
