@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
-import { cmsSettings, decapConfig } from '../../../lib/cms/config';
+import { decapConfig } from '../../../lib/cms/config';
+import { cmsSettings } from '../../../lib/cms/page';
 import { site } from '../../../site.config';
 
 /**

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { cmsPage, cmsSettings } from '../../../lib/cms/config';
+import { cmsPage, cmsSettings } from '../../../lib/cms/page';
 import { site } from '../../../site.config';
 
 /** The CMS page, with its own Content-Security-Policy (not the pages' one: see lib/cms/config.ts). */
