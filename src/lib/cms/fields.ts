@@ -172,6 +172,8 @@ function fieldFor(
     return withHint({ ...base, widget: 'image', choose_url: false, ...spec.options }, spec);
   }
   if (inner instanceof z.ZodString) {
+    // A required string with no minimum (alt text) is required non-empty here: Decap cannot ask
+    // for a field that must be present but may be empty, and an editor should describe the image.
     const { pattern, words } = lengthRule(inner.minLength, inner.maxLength);
     return withHint({ ...base, widget: spec.widget ?? 'string', ...(pattern ? { pattern } : {}) }, spec, words);
   }
