@@ -9,7 +9,7 @@
  *
  * decap-server works in `fs` mode here: it writes the files where they are and leaves git to
  * you (the CMS says it switches to the simple workflow: Save writes the file). Its `git` mode
- * (MODE=git) commits, makes branches and checks them out in the working tree for the editorial
+ * (CMS_BACKEND_MODE=git) commits, makes branches and checks them out in the working tree for the editorial
  * workflow: only for a throw-away clone, as the end-to-end tests use it, never your own copy.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -43,7 +43,7 @@ run('decap-server', bin('decap-server', 'dist', 'index.js'), [], {
   PORT: backendPort,
   // Only this machine may write to the working copy through it.
   BIND_HOST: '127.0.0.1',
-  MODE: process.env.MODE || 'fs',
+  MODE: process.env.CMS_BACKEND_MODE || 'fs',
   GIT_REPO_DIRECTORY: root,
 });
 run('astro dev', bin('astro', 'bin', 'astro.mjs'), ['dev', ...process.argv.slice(2)], {

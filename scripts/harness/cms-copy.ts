@@ -48,7 +48,7 @@ export async function startCmsCopy(): Promise<CmsCopy> {
   let output = '';
   const child = spawn(process.execPath, [CMS_SCRIPT, '--port', String(sitePort)], {
     cwd: site.root,
-    env: { ...process.env, MODE: 'git', CMS_BACKEND_PORT: String(backendPort), NO_COLOR: '1' },
+    env: { ...process.env, CMS_BACKEND_MODE: 'git', CMS_BACKEND_PORT: String(backendPort), NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
