@@ -52,7 +52,7 @@ describe('the CMS page', () => {
       'default-src': ["'self'"],
       'script-src': ["'self'", "'unsafe-eval'"],
       'style-src': ["'self'", "'unsafe-inline'"],
-      'img-src': ["'self'", 'data:', 'blob:', 'https://avatars.githubusercontent.com'],
+      'img-src': ["'self'", 'blob:', 'https://avatars.githubusercontent.com'],
       'connect-src': ["'self'", 'blob:', 'https://api.github.com', 'https://www.githubstatus.com'],
       'object-src': ["'none'"],
       'base-uri': ["'self'"],

@@ -25,7 +25,7 @@ describe('the CMS page', () => {
   test('deployed, its policy reaches GitHub and nothing local', () => {
     const policy = cmsPolicy(deployed);
     expect(policy).toContain("connect-src 'self' blob: https://api.github.com https://www.githubstatus.com");
-    expect(policy).toContain("img-src 'self' data: blob: https://avatars.githubusercontent.com");
+    expect(policy).toContain("img-src 'self' blob: https://avatars.githubusercontent.com");
     expect(policy).not.toContain('localhost');
   });
 

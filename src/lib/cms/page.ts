@@ -57,7 +57,7 @@ export function cmsPolicy(settings: CmsSettings): string {
     "default-src 'self'",
     "script-src 'self' 'unsafe-eval'",
     "style-src 'self' 'unsafe-inline'",
-    ["img-src 'self' data: blob:", ...images].join(' '),
+    ["img-src 'self' blob:", ...images].join(' '),
     ["connect-src 'self' blob:", ...connect].join(' '),
     "object-src 'none'",
     "base-uri 'self'",
