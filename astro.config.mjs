@@ -6,6 +6,7 @@ import sitemap from '@astrojs/sitemap';
 import netlify from '@netlify/vite-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import { loadEnv } from 'vite';
+import { cmsDevPage } from './src/integrations/cms-dev-page.ts';
 import { deployContextHeaders } from './src/integrations/deploy-context-headers.ts';
 import { svgGuard } from './src/integrations/svg-guard.ts';
 import { wideContent } from './src/integrations/wide-content.ts';
@@ -60,6 +61,7 @@ export default defineConfig({
     sitemap({ filter: (page) => !UNLISTED.test(new URL(page).pathname) }),
     svgGuard(['content', 'src/assets']),
     deployContextHeaders(),
+    cmsDevPage(),
   ],
   prefetch: false,
   markdown: {

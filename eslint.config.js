@@ -23,6 +23,8 @@ export default defineConfig([
     'node_modules/',
     'test-results/',
     'playwright-report/',
+    // Decap CMS's bundle, vendored as published (npm run cms:vendor).
+    'public/admin/cms/decap/',
   ]),
   js.configs.recommended,
   tseslint.configs.recommended,

@@ -3,7 +3,7 @@
  * Editors change files under content/; these schemas check them at build time
  * and name the file and field when something is wrong.
  */
-import { defineCollection, reference } from 'astro:content';
+import { defineCollection, reference, type SchemaContext } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 
@@ -28,98 +28,113 @@ const seoSummary = z.string().trim().min(50).max(180);
 
 const listItem = z.string().trim().min(3).max(200);
 
-const sectors = defineCollection({
-  // The markdown body is the sector page's main text: what the firm automates for this kind of business.
-  loader: glob({ pattern: '*.md', base: './content/sectors' }),
-  schema: ({ image }) =>
-    z.object({
-      /** Display name, exactly as the sector is known across the site and the API. */
-      name: z.string().trim().min(2).max(60),
-      /** Position in lists; the home page shows the first three. */
-      order: z.number().int().min(0),
-      /** One or two sentences for cards, meta descriptions and link previews. */
-      summary: seoSummary,
-      /** Illustration, relative to the YAML file. */
-      image: image(),
-      /** Text alternative for the illustration; empty only if it is purely decorative. */
-      imageAlt: z.string().trim().max(200),
-      /** Concrete automations for this sector, shown as a list on its page. */
-      automations: z
-        .array(z.object({ title: z.string().trim().min(3).max(80), text: z.string().trim().min(20).max(300) }))
-        .min(2)
-        .max(8),
-    }),
-});
-
-const miniApps = defineCollection({
-  loader: glob({ pattern: '*.{yaml,yml}', base: './content/mini-apps' }),
-  schema: z.object({
-    /** Display name. */
+/** A sector's front matter; the markdown body is its page's main text. */
+export const sectorSchema = ({ image }: SchemaContext) =>
+  z.object({
+    /** Display name, exactly as the sector is known across the site and the API. */
     name: z.string().trim().min(2).max(60),
     /** Position in lists; the home page shows the first three. */
     order: z.number().int().min(0),
     /** One or two sentences for cards, meta descriptions and link previews. */
     summary: seoSummary,
-    /** The overview on the mini-app's page: plain text, paragraphs separated by a blank line. */
-    description: z.string().trim().min(120),
-    /** Which icon the cards show. */
-    icon: z.enum(MINI_APP_ICONS).default('default'),
-    /** Sectors it serves: file names (slugs) of entries in content/sectors. */
-    sectors: z.array(reference('sectors')).min(1),
-    /** Who it suits best. */
-    best_for: z.array(listItem).min(2).max(8),
-    /** What it changes for the business. */
-    key_benefits: z.array(listItem).min(2).max(8),
-  }),
+    /** Illustration, relative to the YAML file. */
+    image: image(),
+    /** Text alternative for the illustration; empty only if it is purely decorative. */
+    imageAlt: z.string().trim().max(200),
+    /** Concrete automations for this sector, shown as a list on its page. */
+    automations: z
+      .array(z.object({ title: z.string().trim().min(3).max(80), text: z.string().trim().min(20).max(300) }))
+      .min(2)
+      .max(8),
+  });
+
+const sectors = defineCollection({
+  // The markdown body is the sector page's main text: what the firm automates for this kind of business.
+  loader: glob({ pattern: '*.md', base: './content/sectors' }),
+  schema: sectorSchema,
 });
+
+/** A mini-app: the whole YAML file. */
+export const miniAppSchema = z.object({
+  /** Display name. */
+  name: z.string().trim().min(2).max(60),
+  /** Position in lists; the home page shows the first three. */
+  order: z.number().int().min(0),
+  /** One or two sentences for cards, meta descriptions and link previews. */
+  summary: seoSummary,
+  /** The overview on the mini-app's page: plain text, paragraphs separated by a blank line. */
+  description: z.string().trim().min(120),
+  /** Which icon the cards show. */
+  icon: z.enum(MINI_APP_ICONS).default('default'),
+  /** Sectors it serves: file names (slugs) of entries in content/sectors. */
+  sectors: z.array(reference('sectors')).min(1),
+  /** Who it suits best. */
+  best_for: z.array(listItem).min(2).max(8),
+  /** What it changes for the business. */
+  key_benefits: z.array(listItem).min(2).max(8),
+});
+
+const miniApps = defineCollection({
+  loader: glob({ pattern: '*.{yaml,yml}', base: './content/mini-apps' }),
+  schema: miniAppSchema,
+});
+
+/** A blog post's front matter; the markdown body is the article. */
+export const blogSchema = ({ image }: SchemaContext) =>
+  z.object({
+    /** Headline; also the page title. */
+    title: z.string().trim().min(10).max(90),
+    /** Shown on the blog list, in feeds and as the meta description. */
+    summary: seoSummary,
+    /** Cover illustration, relative to the markdown file. */
+    image: image(),
+    /** Text alternative for the cover. */
+    imageAlt: z.string().trim().max(200),
+    /** Publication date, YYYY-MM-DD. */
+    publishedDate: z.coerce.date(),
+    /** Date of the last meaningful change, if any. */
+    updatedDate: z.coerce.date().optional(),
+    /** Drafts are built in `astro dev` only, never in production. */
+    draft: z.boolean().default(false),
+  });
 
 const blog = defineCollection({
   loader: glob({ pattern: '**/*.md', base: './content/blog' }),
-  schema: ({ image }) =>
-    z.object({
-      /** Headline; also the page title. */
-      title: z.string().trim().min(10).max(90),
-      /** Shown on the blog list, in feeds and as the meta description. */
-      summary: seoSummary,
-      /** Cover illustration, relative to the markdown file. */
-      image: image(),
-      /** Text alternative for the cover. */
-      imageAlt: z.string().trim().max(200),
-      /** Publication date, YYYY-MM-DD. */
-      publishedDate: z.coerce.date(),
-      /** Date of the last meaningful change, if any. */
-      updatedDate: z.coerce.date().optional(),
-      /** Drafts are built in `astro dev` only, never in production. */
-      draft: z.boolean().default(false),
-    }),
+  schema: blogSchema,
+});
+
+/** A legal page's front matter (the privacy policy); the markdown body is its text. */
+export const legalSchema = z.object({
+  /** Page heading and title. */
+  title: z.string().trim().min(3).max(90),
+  /** Meta description. */
+  summary: seoSummary,
+  /** When the text last changed, YYYY-MM-DD. */
+  updatedDate: z.coerce.date(),
 });
 
 const legal = defineCollection({
   loader: glob({ pattern: '*.md', base: './content/legal' }),
-  schema: z.object({
-    /** Page heading and title. */
-    title: z.string().trim().min(3).max(90),
-    /** Meta description. */
-    summary: seoSummary,
-    /** When the text last changed, YYYY-MM-DD. */
-    updatedDate: z.coerce.date(),
-  }),
+  schema: legalSchema,
+});
+
+/** A guide's front matter; the markdown body is the guide itself. */
+export const guideSchema = z.object({
+  /** The guide's heading, page title and the link text of the e-mail that sends it. */
+  title: z.string().trim().min(10).max(90),
+  /** What the reader gets from it, under the title and as the meta description. */
+  summary: seoSummary,
+  /** Who it is written for, shown under the summary. */
+  audience: z.string().trim().min(10).max(160),
+  /** When the guide was last checked against the products it describes, YYYY-MM-DD; shown, and printed. */
+  updatedDate: z.coerce.date(),
 });
 
 const guides = defineCollection({
-  // The markdown body is the guide itself. Guides are unlisted pages at /guides/<file name>,
-  // sent by e-mail to the people who ask for them (src/shared/pages.ts GUIDE_PATHS) and made to print.
+  // Guides are unlisted pages at /guides/<file name>, sent by e-mail to the people who ask for
+  // them (src/shared/pages.ts GUIDE_PATHS) and made to print.
   loader: glob({ pattern: '*.md', base: './content/guides' }),
-  schema: z.object({
-    /** The guide's heading, page title and the link text of the e-mail that sends it. */
-    title: z.string().trim().min(10).max(90),
-    /** What the reader gets from it, under the title and as the meta description. */
-    summary: seoSummary,
-    /** Who it is written for, shown under the summary. */
-    audience: z.string().trim().min(10).max(160),
-    /** When the guide was last checked against the products it describes, YYYY-MM-DD; shown, and printed. */
-    updatedDate: z.coerce.date(),
-  }),
+  schema: guideSchema,
 });
 
 export const collections = { sectors, miniApps, blog, legal, guides };

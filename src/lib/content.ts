@@ -3,6 +3,7 @@
  * through these functions only, so they always agree.
  */
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
+import { isoDate } from './format';
 
 export type Sector = CollectionEntry<'sectors'>;
 export type MiniApp = CollectionEntry<'miniApps'>;
@@ -49,9 +50,35 @@ export async function getSectorsOfMiniApp(app: MiniApp): Promise<Sector[]> {
 /** Whether drafts are shown: in `astro dev` only. */
 const SHOW_DRAFTS = import.meta.env.DEV;
 
-/** Published posts, newest first; drafts are left out of production builds. */
+/**
+ * Whether posts dated after the build day are shown: in `astro dev`, and on a deploy preview, so
+ * that the CMS's "View preview" of a scheduled post opens the post (previews are noindex).
+ */
+const SHOW_SCHEDULED = import.meta.env.DEV || process.env.CONTEXT === 'deploy-preview';
+
+/**
+ * The day a build publishes for, YYYY-MM-DD in UTC: SITE_BUILD_DATE when it is set (tests move
+ * the clock with it), today otherwise. A post dated after it is scheduled: it stays out of the
+ * pages, the feed, the sitemap and the /api until a build on or after its day, which the daily
+ * scheduled build (functions/scheduled-build.ts) makes happen.
+ */
+export function buildDay(env: Record<string, string | undefined> = process.env): string {
+  const value = env.SITE_BUILD_DATE?.trim();
+  if (!value) return new Date().toISOString().slice(0, 10);
+  const day = new Date(value);
+  if (Number.isNaN(day.getTime())) {
+    throw new Error(`SITE_BUILD_DATE must be a date such as 2026-12-01 (it is "${value}").`);
+  }
+  return day.toISOString().slice(0, 10);
+}
+
+/** Published posts, newest first: drafts and posts dated after the build day are left out of production builds. */
 export async function getPublishedPosts(): Promise<Post[]> {
-  const posts = await getCollection('blog', ({ data }) => SHOW_DRAFTS || !data.draft);
+  const today = buildDay();
+  const posts = await getCollection(
+    'blog',
+    ({ data }) => (SHOW_DRAFTS || !data.draft) && (SHOW_SCHEDULED || isoDate(data.publishedDate) <= today),
+  );
   return posts.sort(
     (a, b) => b.data.publishedDate.getTime() - a.data.publishedDate.getTime() || a.id.localeCompare(b.id),
   );

@@ -51,6 +51,15 @@ test.each(Object.entries(SECRETS))('no client file contains %s', (_name, value) 
   for (const file of files) expect(readFileSync(file, 'utf8').includes(value), file).toBe(false);
 });
 
+/**
+ * Decap CMS's bundle, as published and integrity-checked (scripts/cms/vendor-decap.ts), carries a
+ * library's own crypto code: its words are not a password gate of ours. It is still searched for
+ * the secrets themselves above.
+ */
+const isVendored = (file: string) => file.includes(`${path.sep}${path.join('admin', 'cms', 'decap')}${path.sep}`);
+
 test.each(CHECKS)('no client file contains a password check (%s)', (word) => {
-  for (const file of files) expect(readFileSync(file, 'utf8').includes(word), file).toBe(false);
+  for (const file of files.filter((file) => !isVendored(file))) {
+    expect(readFileSync(file, 'utf8').includes(word), file).toBe(false);
+  }
 });

@@ -1,0 +1,40 @@
+import type { Config } from '@netlify/functions';
+import { z } from 'zod';
+import { isLocalRun } from './_lib/env';
+
+/**
+ * Rebuilds the site every morning, so a post dated in the future (scheduled in the CMS) goes live
+ * on its day with nobody pressing anything: the build leaves out posts dated after its day
+ * (src/lib/content.ts), and this build is the first of the new day. Netlify runs it on the
+ * schedule below (UTC), on published deploys only; it asks for the build through the site's build
+ * hook, BUILD_HOOK_URL, set in the Netlify UI (README: "The CMS"). Without it, or in a local
+ * run (the local server runs scheduled functions too), it does nothing and says so: a copy of the
+ * hook in a developer's .env must not rebuild the real site.
+ */
+export const config: Config = { schedule: '0 4 * * *' };
+
+/** Read here rather than in _lib/env.ts: no endpoint needs it, and this function needs nothing else. */
+const BuildHookUrl = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  z.url({ protocol: /^https?$/ }).optional(),
+);
+
+export default async (): Promise<Response> => {
+  if (isLocalRun()) {
+    console.log('[scheduled-build] local run: no build requested.');
+    return new Response(null, { status: 204 });
+  }
+  const parsed = BuildHookUrl.safeParse(process.env.BUILD_HOOK_URL);
+  if (!parsed.success) throw new Error('BUILD_HOOK_URL is not a URL: set the build hook URL Netlify shows.');
+  const hook = parsed.data;
+  if (!hook) {
+    console.log('[scheduled-build] BUILD_HOOK_URL is not set: no build requested.');
+    return new Response(null, { status: 204 });
+  }
+  const url = new URL(hook);
+  url.searchParams.set('trigger_title', 'Daily build for scheduled posts');
+  const response = await fetch(url, { method: 'POST', body: '{}', signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error(`[scheduled-build] the build hook answered ${response.status}`);
+  console.log('[scheduled-build] build requested.');
+  return new Response(null, { status: 202 });
+};

@@ -1,0 +1,83 @@
+/**
+ * Copies Decap CMS's browser bundle into the site (public/admin/cms/decap/), from the package
+ * tarball the registry serves, after checking the tarball against the pinned integrity.
+ *
+ *   npm run cms:vendor               the pinned version again (scripts/cms/decap.json)
+ *   npm run cms:vendor -- 3.17.0     another version: its integrity is asked of the registry,
+ *                                    checked, and pinned in decap.json with the version
+ *
+ * Installing the `decap-cms` package itself would add some 600 packages to every `npm ci` for a
+ * bundle that has React and everything else built in, so the site carries only its `dist`: the
+ * entry script, the chunks and WebAssembly files it loads relative to itself, and the licence
+ * notices; not the source maps, nor the older `cms.js` copies of the same bundle.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../harness/project.ts';
+
+const PIN_FILE = path.join(PROJECT_ROOT, 'scripts', 'cms', 'decap.json');
+const VENDOR_DIR = path.join(PROJECT_ROOT, 'public', 'admin', 'cms', 'decap');
+
+interface Pin {
+  version: string;
+  integrity: string;
+}
+
+/** The files of the package's dist/ the browser needs. */
+function isShipped(file: string): boolean {
+  if (file.endsWith('.map')) return false;
+  if (file === 'cms.js' || file === 'cms.js.LICENSE.txt' || /^\d+\.cms\.js$/.test(file) || file === 'cms.css')
+    return false;
+  return true;
+}
+
+function npm(args: string[], cwd: string): string {
+  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+}
+
+function sri(file: string): string {
+  return `sha512-${createHash('sha512').update(readFileSync(file)).digest('base64')}`;
+}
+
+function main() {
+  const pinned = JSON.parse(readFileSync(PIN_FILE, 'utf8')) as Pin;
+  const requested = process.argv[2];
+  const work = mkdtempSync(path.join(tmpdir(), 'decap-vendor-'));
+  try {
+    const version = requested ?? pinned.version;
+    const expected =
+      requested && requested !== pinned.version
+        ? npm(['view', `decap-cms@${version}`, 'dist.integrity'], work)
+        : pinned.integrity;
+    const tarball = path.join(
+      work,
+      npm(['pack', `decap-cms@${version}`, '--silent'], work)
+        .split('\n')
+        .at(-1) ?? '',
+    );
+    const actual = sri(tarball);
+    if (actual !== expected) {
+      throw new Error(
+        `decap-cms@${version}: the tarball's integrity is ${actual}, expected ${expected}. Nothing was changed.`,
+      );
+    }
+    execFileSync('tar', ['-xzf', tarball, '-C', work]);
+    const dist = path.join(work, 'package', 'dist');
+    const files = readdirSync(dist).filter(isShipped).sort();
+    if (!files.includes('decap-cms.js')) throw new Error(`decap-cms@${version} has no dist/decap-cms.js`);
+    rmSync(VENDOR_DIR, { recursive: true, force: true });
+    mkdirSync(VENDOR_DIR, { recursive: true });
+    for (const file of files) cpSync(path.join(dist, file), path.join(VENDOR_DIR, file));
+    writeFileSync(PIN_FILE, `${JSON.stringify({ version, integrity: expected }, null, 2)}\n`);
+    console.log(
+      `decap-cms@${version} (${expected}): ${files.length} files in ${path.relative(PROJECT_ROOT, VENDOR_DIR)}`,
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main();

@@ -1,0 +1,172 @@
+/**
+ * The CMS, end to end: an editor works in Decap CMS at /admin/cms/ on a throw-away copy of the
+ * site served as `npm run cms` serves it (astro dev and decap-server, here in its git mode so the
+ * editorial workflow runs: Save makes a draft branch, Publish merges it), then the copy is built
+ * and the page checked. The CMS page must raise no Content-Security-Policy violation throughout.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { startCmsCopy, type CmsCopy } from '../../scripts/harness/cms-copy';
+import { solidPng } from '../support/png';
+
+// Each test starts its own copy and servers, edits through the UI, then builds the copy.
+test.describe.configure({ timeout: 240_000 });
+
+let cms: CmsCopy | undefined;
+test.afterEach(async () => {
+  await cms?.stop();
+  cms?.remove();
+  cms = undefined;
+});
+
+/** Opens the CMS logged in to the local backend, collecting every CSP violation the page reports. */
+async function openCms(page: Page, copy: CmsCopy): Promise<string[]> {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  // Publishing asks for confirmation; a dismissed dialog would skip it silently.
+  page.on('dialog', (dialog) => void dialog.accept());
+  await page.goto(copy.cmsUrl);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('link', { name: 'Workflow' })).toBeVisible();
+  return violations;
+}
+
+/** Saves the open entry as a draft, marks it ready and publishes it, as an editor does. */
+async function saveAndPublish(page: Page) {
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  // Saved: the entry is now a draft of the workflow, with a status to set.
+  await expect(page.getByRole('button', { name: 'Status: Draft' })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Status: Draft' }).click();
+  await page.getByRole('menuitem', { name: 'Ready' }).click();
+  await expect(page.getByRole('button', { name: 'Status: Ready' })).toBeVisible();
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Publish now' }).click();
+  await expect(page.getByRole('button', { name: 'Published', exact: true })).toBeVisible({ timeout: 30_000 });
+}
+
+test('an editor creates a blog post with a cover, saves it as a draft and publishes it; the build renders it', async ({
+  page,
+}) => {
+  cms = await startCmsCopy();
+  const copy = cms;
+  const violations = await openCms(page, copy);
+  const title = 'Ten minutes a day to a tidier inbox';
+  const slug = 'ten-minutes-a-day-to-a-tidier-inbox';
+  const alt = 'A teal card standing for a tidy inbox';
+
+  await page.getByRole('link', { name: 'Blog posts' }).click();
+  await page.getByRole('link', { name: 'Create entry of type Blog post' }).click();
+  await page.getByLabel('Title', { exact: true }).fill(title);
+  await page
+    .getByLabel('Summary', { exact: true })
+    .fill('A short routine that sorts the morning mail into three piles, so nothing waits more than a day.');
+  await page.getByRole('button', { name: 'Choose an image' }).click();
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'inbox-cover.png', mimeType: 'image/png', buffer: solidPng(1200, 630, [20, 120, 110]) });
+  await page.getByRole('button', { name: 'Choose selected' }).click();
+  await page.getByLabel('Cover description (alt text)').fill(alt);
+  await page.getByLabel('Publication date').fill('2026-01-15');
+  // An optional date set and then cleared is left out of the file, not saved empty.
+  await page.getByRole('button', { name: 'Set updatedDate to now' }).click();
+  await page.getByRole('button', { name: 'Clear' }).nth(1).click();
+
+  await page.locator('[data-slate-editor="true"]').click();
+  await page.keyboard.type('Every morning the inbox decides the day. Here is how to take that back.');
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Headings' }).click();
+  await page.getByRole('menuitem', { name: 'Heading 2' }).click();
+  await page.keyboard.type('Three piles');
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Bulleted List' }).click();
+  for (const [index, item] of ['Answer now', 'Delegate', 'Archive'].entries()) {
+    if (index > 0) await page.keyboard.press('Enter');
+    await page.keyboard.type(item);
+  }
+
+  // The preview pane draws the post with the site's own stylesheet, from what the editor holds:
+  // once the list shows there, the whole body is in the entry that Save will store.
+  const preview = page.frameLocator('iframe').first();
+  await expect(preview.locator('link[href="/admin/cms/preview.css"]')).toHaveCount(1);
+  await expect(preview.getByRole('heading', { level: 1, name: title })).toHaveCSS('font-weight', '800');
+  await expect(preview.getByRole('listitem')).toHaveText(['Answer now', 'Delegate', 'Archive']);
+
+  await saveAndPublish(page);
+
+  // Publish merged the draft's branch: the post and its cover are on the main branch's files.
+  const postFile = copy.file('content/blog', `${slug}.md`);
+  await expect.poll(() => existsSync(postFile)).toBe(true);
+  expect(copy.git('rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
+  const markdown = readFileSync(postFile, 'utf8');
+  expect(markdown).toContain(`title: ${title}`);
+  expect(markdown).toContain(`image: ../images/blog/${slug}/inbox-cover.png`);
+  expect(markdown).toContain(`imageAlt: ${alt}`);
+  expect(markdown).toContain('publishedDate: 2026-01-15');
+  expect(markdown).not.toContain('updatedDate');
+  expect(markdown).toMatch(/^## Three piles$/m);
+  expect(markdown).toMatch(/^[*-] Answer now$/m);
+  expect(existsSync(copy.file('content/images/blog', slug, 'inbox-cover.png'))).toBe(true);
+
+  await copy.stop();
+  const { status, output } = copy.build();
+  expect(status, output).toBe(0);
+  const html = readFileSync(copy.file('dist/blog', `${slug}.html`), 'utf8');
+  expect(html).toMatch(new RegExp(`<h1[^>]*>${title}</h1>`));
+  expect(html).toMatch(new RegExp(`<img src="/_astro/inbox-cover\\.[^"]+\\.webp"`));
+  expect(html).toContain(`alt="${alt}"`);
+  expect(html).toMatch(/<h2[^>]*>Three piles<\/h2>/);
+  expect(html).toMatch(/<li>Answer now<\/li>/);
+  // The schema accepted the front matter: the post is in the /api with its fields.
+  const api = JSON.parse(readFileSync(copy.file('dist/api-data.json'), 'utf8')) as {
+    posts: { slug: string; title: string; publishedDate: string }[];
+  };
+  expect(api.posts).toContainEqual(expect.objectContaining({ slug, title, publishedDate: '2026-01-15' }));
+  expect(violations).toEqual([]);
+});
+
+test('an editor renames a sector and publishes it; the built page shows the new name', async ({ page }) => {
+  cms = await startCmsCopy();
+  const copy = cms;
+  const violations = await openCms(page, copy);
+  const name = 'Software and B2B Services';
+
+  await page.getByRole('link', { name: 'Sectors' }).click();
+  await page.getByRole('link', { name: 'SaaS/B2B' }).click();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('SaaS/B2B');
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await saveAndPublish(page);
+
+  await expect.poll(() => readFileSync(copy.file('content/sectors/saas.md'), 'utf8')).toContain(`name: ${name}`);
+
+  await copy.stop();
+  const { status, output } = copy.build();
+  expect(status, output).toBe(0);
+  const html = readFileSync(copy.file('dist/sectors/saas.html'), 'utf8');
+  expect(html).toMatch(new RegExp(`<h1[^>]*>${name}</h1>`));
+  expect(html).not.toContain('SaaS/B2B');
+  expect(violations).toEqual([]);
+});
+
+test('the production build serves the CMS at /admin/cms/, unindexed and uncached, logging in through GitHub', async ({
+  page,
+  request,
+}) => {
+  // The main e2e server: the production build as Netlify serves it.
+  const redirect = await request.get('/admin/cms', { maxRedirects: 0 });
+  expect(redirect.status()).toBe(301);
+  expect(redirect.headers()['location']).toMatch(/\/admin\/cms\/$/);
+  const headers = (await request.get('/admin/cms/')).headers();
+  expect(headers['x-robots-tag']).toContain('noindex');
+  expect(headers['cache-control']).toBe('no-store');
+  expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.goto('/admin/cms/');
+  await expect(page.getByRole('button', { name: 'Login with GitHub' })).toBeVisible();
+  expect(violations).toEqual([]);
+});
