@@ -1,6 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { z } from 'zod';
-import { isLocalRun } from './_lib/env';
+import { getEnv, isLocalRun } from './_lib/env';
 
 /**
  * Rebuilds the site every morning, so a post dated in the future (scheduled in the CMS) goes live
@@ -13,20 +12,13 @@ import { isLocalRun } from './_lib/env';
  */
 export const config: Config = { schedule: '0 4 * * *' };
 
-/** Read here rather than in _lib/env.ts: no endpoint needs it, and this function needs nothing else. */
-const BuildHookUrl = z.preprocess(
-  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-  z.url({ protocol: /^https?$/ }).optional(),
-);
-
 export default async (): Promise<Response> => {
   if (isLocalRun()) {
     console.log('[scheduled-build] local run: no build requested.');
     return new Response(null, { status: 204 });
   }
-  const parsed = BuildHookUrl.safeParse(process.env.BUILD_HOOK_URL);
-  if (!parsed.success) throw new Error('BUILD_HOOK_URL is not a URL: set the build hook URL Netlify shows.');
-  const hook = parsed.data;
+  // A wrong value throws, naming the variable (getEnv).
+  const hook = getEnv().BUILD_HOOK_URL;
   if (!hook) {
     console.log('[scheduled-build] BUILD_HOOK_URL is not set: no build requested.');
     return new Response(null, { status: 204 });

@@ -40,6 +40,8 @@ const EnvSchema = z
         )
         .pipe(z.array(Email, { error: 'must be e-mail addresses separated by commas' }).min(1)),
     ),
+    /** The site's build hook (Netlify: Site configuration → Build hooks), called daily so scheduled posts go live. */
+    BUILD_HOOK_URL: optional(z.url({ protocol: /^https?$/, error: 'must be the build hook URL Netlify shows' })),
     /** Where each lead and confirmed subscriber is POSTed, signed per Standard Webhooks. */
     LEAD_WEBHOOK_URL: optional(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })),
     /** The webhook's signing secret: `whsec_` and base64, as Standard Webhooks receivers expect. */

@@ -4,7 +4,14 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { resetEnv } from '../../functions/_lib/env';
 import scheduledBuild, { config } from '../../functions/scheduled-build';
+
+/** The function as Netlify calls it, reading the environment as the test has just set it. */
+const run = () => {
+  resetEnv();
+  return scheduledBuild();
+};
 
 let server: Server;
 let origin: string;
@@ -47,7 +54,7 @@ describe('the daily build', () => {
 
   test('POSTs to the build hook, naming why', async () => {
     process.env.BUILD_HOOK_URL = `${origin}/build_hooks/abc123`;
-    const response = await scheduledBuild();
+    const response = await run();
     expect(response.status).toBe(202);
     expect(received).toEqual([
       { method: 'POST', url: '/build_hooks/abc123?trigger_title=Daily+build+for+scheduled+posts' },
@@ -57,7 +64,7 @@ describe('the daily build', () => {
   test.each([undefined, '', '  '])('does nothing when BUILD_HOOK_URL is %j', async (value) => {
     if (value === undefined) delete process.env.BUILD_HOOK_URL;
     else process.env.BUILD_HOOK_URL = value;
-    const response = await scheduledBuild();
+    const response = await run();
     expect(response.status).toBe(204);
     expect(received).toEqual([]);
   });
@@ -65,7 +72,7 @@ describe('the daily build', () => {
   test('does nothing in a local run, even with the hook set', async () => {
     process.env.BUILD_HOOK_URL = `${origin}/build_hooks/abc123`;
     process.env.SITE_LOCAL_RUN = 'true';
-    const response = await scheduledBuild();
+    const response = await run();
     expect(response.status).toBe(204);
     expect(received).toEqual([]);
   });
@@ -73,12 +80,12 @@ describe('the daily build', () => {
   test('fails, naming the status, when the hook refuses', async () => {
     process.env.BUILD_HOOK_URL = `${origin}/build_hooks/gone`;
     status = 404;
-    await expect(scheduledBuild()).rejects.toThrow('the build hook answered 404');
+    await expect(run()).rejects.toThrow('the build hook answered 404');
   });
 
   test('fails when BUILD_HOOK_URL is not a URL', async () => {
     process.env.BUILD_HOOK_URL = 'build hook';
-    await expect(scheduledBuild()).rejects.toThrow('BUILD_HOOK_URL is not a URL');
+    await expect(run()).rejects.toThrow(/BUILD_HOOK_URL: must be the build hook URL Netlify shows/);
     expect(received).toEqual([]);
   });
 });
