@@ -71,23 +71,30 @@ async function deliverIds(store: StoreVerbs, ids: string[], now: () => Date): Pr
   return report;
 }
 
-/** Entries handed over in the same turn of the event loop, by store: claimed together, in one store call. */
+/**
+ * How long after a form's answer its delivery starts: long enough for the answer to be on its way
+ * (compressed and written to the socket) before any delivery work takes the CPU, and for the
+ * entries of a burst of requests to gather into one claim.
+ */
+export const DELIVERY_DELAY_MS = 25;
+
+/** Entries handed over within DELIVERY_DELAY_MS, by store: claimed together, in one store call. */
 const batches = new Map<StoreVerbs, { ids: string[]; done: Promise<DeliveryReport> }>();
 
 /**
- * Delivers these entries now, if they are still due (a sweep may have them already). Under a
- * burst of requests, the entries of all of them are claimed in one store call; the promise is
- * that batch's, settled when every entry of it has had its attempt.
+ * Delivers these entries right after the answer, if they are still due (a sweep may have them
+ * already). Under a burst of requests, the entries of all of them are claimed in one store call;
+ * the promise is that batch's, settled when every entry of it has had its attempt.
  */
 export function deliverNow(store: StoreVerbs, ids: string[], now: () => Date = () => new Date()) {
   let batch = batches.get(store);
   if (!batch) {
     const pending: string[] = [];
     const done = new Promise<DeliveryReport>((resolve, reject) => {
-      setImmediate(() => {
+      setTimeout(() => {
         batches.delete(store);
         deliverIds(store, pending, now).then(resolve, reject);
-      });
+      }, DELIVERY_DELAY_MS);
     });
     batch = { ids: pending, done };
     batches.set(store, batch);
