@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { findFreePort } from './redis-server.ts';
+import { arrivals } from './arrivals.ts';
 
 export type SmtpBehaviour = 'accept' | 'reject-recipients' | 'stall';
 
@@ -121,15 +122,7 @@ export async function startSmtpSink({ behaviour = 'accept', keep = true }: SmtpS
     behave: (next) => {
       current = next;
     },
-    async waitFor(count, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (messages.length < count) {
-        if (Date.now() > deadline)
-          throw new Error(`${messages.length} of ${count} messages arrived in ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return messages;
-    },
+    waitFor: (count, timeoutMs) => arrivals(messages, count, 'messages', timeoutMs),
     stop,
     start,
   };

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { arrivals } from './arrivals.ts';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
@@ -44,15 +45,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     answer: (next) => {
       status = next;
     },
-    async waitFor(count, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (requests.length < count) {
-        if (Date.now() > deadline)
-          throw new Error(`${requests.length} of ${count} webhooks arrived in ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return requests;
-    },
+    waitFor: (count, timeoutMs) => arrivals(requests, count, 'webhooks', timeoutMs),
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
