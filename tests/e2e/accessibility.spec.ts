@@ -55,7 +55,12 @@ test.describe('no WCAG 2.2 A/AA violation', () => {
     await newsletter.getByLabel('Last name').fill('Lovelace');
     await newsletter.getByLabel('E-mail').fill(`axe.${Date.now()}@example.com`);
     await newsletter.getByRole('button', { name: 'Subscribe' }).click();
-    await expect(page.getByRole('region', { name: 'Notification' }).getByRole('listitem')).toBeVisible();
+    const toast = page.getByRole('region', { name: 'Notification' }).getByRole('listitem');
+    await expect(toast).toBeVisible();
+    // Checked once it has finished sliding and fading in: mid-animation, its text is not yet at full contrast.
+    await toast.evaluate((element) =>
+      Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)),
+    );
     await expectNoViolations(page);
   });
 

@@ -108,12 +108,17 @@ export async function sendMail(entry: OutboxEntry, message: MailMessage): Promis
   if (mode === 'none') throw new DeliveryFailure('E-mail is not set up: set SMTP_URL', false);
   const composed = await composer.sendMail(mail);
   const directory = localOutboxDir();
-  await mkdir(directory, { recursive: true });
   const name = `${entry.createdAt.replaceAll(/[:.]/g, '-')}-${entry.kind}-${entry.id}.eml`;
   // Written whole, then renamed: a reader never sees half a message. Asynchronous, so the server
   // goes on answering requests while the file system works.
   const partial = path.join(directory, `.${name}.partial`);
-  await writeFile(partial, composed.message as Buffer);
-  await rename(partial, path.join(directory, name));
+  try {
+    await mkdir(directory, { recursive: true });
+    await writeFile(partial, composed.message as Buffer);
+    await rename(partial, path.join(directory, name));
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown error';
+    throw new DeliveryFailure(`could not write to the local outbox folder (${code})`, false);
+  }
   return 'file';
 }
