@@ -20,8 +20,9 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { startRedisServer } from '../harness/redis-server.ts';
-import { startSmtpSink } from '../harness/smtp-sink.ts';
-import { startWebhookReceiver } from '../harness/webhook-receiver.ts';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { startSiteServer } from '../harness/site-server.ts';
 import { startUpstashBridge } from '../harness/upstash-bridge.ts';
 import { PROJECT_ROOT } from '../harness/project.ts';
@@ -161,13 +162,18 @@ async function functionSizes(): Promise<{ name: string; bytes: number; gzip: num
 }
 
 const rows: Row[] = [];
-const smtp = await startSmtpSink({ keep: false });
-const receiver = await startWebhookReceiver();
+// The SMTP server and webhook receiver run in a process of their own (see delivery-peers.ts).
+const peers = spawn(process.execPath, [fileURLToPath(new URL('../harness/delivery-peers.ts', import.meta.url))], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+const lines = createInterface({ input: peers.stdout })[Symbol.asyncIterator]();
+const nextLine = async () => JSON.parse(String((await lines.next()).value)) as Record<string, string | number>;
+const { smtp, webhook } = await nextLine();
 const delivery = {
-  SMTP_URL: smtp.url,
+  SMTP_URL: String(smtp),
   MAIL_FROM: 'Bench <bench@loopwork.example>',
   LEADS_NOTIFY_TO: 'team@loopwork.example',
-  LEAD_WEBHOOK_URL: receiver.url,
+  LEAD_WEBHOOK_URL: String(webhook),
   LEAD_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
 };
 const modes: [string, Record<string, string>][] = [
@@ -200,9 +206,9 @@ try {
   await bridge.stop();
   await redis.stop();
 }
-const mails = smtp.received();
-const webhooks = receiver.requests.length;
-await Promise.all([smtp.stop(), receiver.stop()]);
+peers.stdin.write('count\n');
+const { mails, webhooks } = await nextLine();
+peers.stdin.end();
 
 console.log(`\n/api on the local production server: ${CONNECTIONS} connections, ${SECONDS} s per run\n`);
 console.table(
