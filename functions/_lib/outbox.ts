@@ -4,8 +4,7 @@
  * every minute) delivers whatever is due: retries after a failure, and anything a crashed or
  * timed-out function left. Both claim entries first, so an entry is never sent by two at once.
  */
-import { sendMail } from './mail/transport';
-import { DeliveryFailure } from './mail/transport';
+import { DeliveryFailure, sendMail } from './mail/transport';
 import type { ClaimedEntry, Completion, DeliveryOutcome, OutboxEntry, StoreVerbs } from './store/types';
 import { sendWebhook } from './webhooks';
 
@@ -28,34 +27,49 @@ export interface DeliveryReport {
 }
 
 /**
+ * Gathers what is handed over, per store, until `delayMs` has passed (0: the end of this turn of
+ * the event loop), then hands it all to `flush` in one call; every caller gets that call's promise.
+ */
+function batcher<T, R>(delayMs: number, flush: (store: StoreVerbs, items: T[]) => Promise<R>) {
+  const open = new Map<StoreVerbs, { items: T[]; done: Promise<R> }>();
+  return (store: StoreVerbs, items: T[]): Promise<R> => {
+    let batch = open.get(store);
+    if (!batch) {
+      const gathered: T[] = [];
+      const done = new Promise<R>((resolve, reject) => {
+        const run = () => {
+          open.delete(store);
+          flush(store, gathered).then(resolve, reject);
+        };
+        if (delayMs === 0) setImmediate(run);
+        else setTimeout(run, delayMs);
+      });
+      batch = { items: gathered, done };
+      open.set(store, batch);
+    }
+    batch.items.push(...items);
+    return batch.done;
+  };
+}
+
+/**
  * Outcomes that arrive in the same turn of the event loop are recorded together, in one store
  * call; one that arrives alone (a slow webhook) is recorded as soon as it is known, so a process
  * that dies later cannot make a delivered entry go out again.
  */
-const completions = new Map<StoreVerbs, { items: Completion[]; done: Promise<number> }>();
-
-function complete(store: StoreVerbs, item: Completion, now: () => Date): Promise<number> {
-  let batch = completions.get(store);
-  if (!batch) {
-    const items: Completion[] = [];
-    const done = new Promise<number>((resolve, reject) => {
-      setImmediate(() => {
-        completions.delete(store);
-        store.completeOutbox(items, now()).then(resolve, reject);
-      });
-    });
-    batch = { items, done };
-    completions.set(store, batch);
-  }
-  batch.items.push(item);
-  return batch.done;
-}
+const complete = batcher(0, (store, items: { completion: Completion; at: Date }[]) =>
+  // One turn of the event loop, one moment: the last outcome's time stands for all of them.
+  store.completeOutbox(
+    items.map((item) => item.completion),
+    items.at(-1)?.at ?? new Date(),
+  ),
+);
 
 async function deliverClaimed(store: StoreVerbs, claimed: ClaimedEntry[], now: () => Date, report: DeliveryReport) {
   await Promise.all(
     claimed.map(async (item) => {
       const outcome = await attempt(item.entry);
-      await complete(store, { claimed: item, outcome }, now);
+      await complete(store, [{ completion: { claimed: item, outcome }, at: now() }]);
       if (outcome.kind === 'delivered') report.delivered += 1;
       else if (outcome.permanent) report.dead += 1;
       else report.failed += 1;
@@ -79,28 +93,15 @@ async function deliverIds(store: StoreVerbs, ids: string[], now: () => Date): Pr
 export const DELIVERY_DELAY_MS = 25;
 
 /** Entries handed over within DELIVERY_DELAY_MS, by store: claimed together, in one store call. */
-const batches = new Map<StoreVerbs, { ids: string[]; done: Promise<DeliveryReport> }>();
+const deliverSoon = batcher(DELIVERY_DELAY_MS, (store, ids: string[]) => deliverIds(store, ids, () => new Date()));
 
 /**
  * Delivers these entries right after the answer, if they are still due (a sweep may have them
  * already). Under a burst of requests, the entries of all of them are claimed in one store call;
  * the promise is that batch's, settled when every entry of it has had its attempt.
  */
-export function deliverNow(store: StoreVerbs, ids: string[], now: () => Date = () => new Date()) {
-  let batch = batches.get(store);
-  if (!batch) {
-    const pending: string[] = [];
-    const done = new Promise<DeliveryReport>((resolve, reject) => {
-      setTimeout(() => {
-        batches.delete(store);
-        deliverIds(store, pending, now).then(resolve, reject);
-      }, DELIVERY_DELAY_MS);
-    });
-    batch = { ids: pending, done };
-    batches.set(store, batch);
-  }
-  batch.ids.push(...ids);
-  return batch.done;
+export function deliverNow(store: StoreVerbs, ids: string[]): Promise<DeliveryReport> {
+  return deliverSoon(store, ids);
 }
 
 export interface SweepOptions {
