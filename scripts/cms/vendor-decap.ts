@@ -1,8 +1,11 @@
 /**
- * Copies Decap CMS's browser bundle into the site (public/admin/cms/decap/), from the package
- * tarball the registry serves, after checking the tarball against the pinned integrity.
+ * Copies Decap CMS's browser bundle into the site (public/admin/cms/decap/, git-ignored), from the
+ * package tarball the registry serves, after checking the tarball against the pinned integrity.
+ * `npm install` runs it (the `prepare` script) with --if-missing, so a clone gets the bundle with its
+ * other packages and builds offline afterwards; the repository carries only the pin.
  *
  *   npm run cms:vendor               the pinned version again (scripts/cms/decap.json)
+ *   node scripts/cms/vendor-decap.ts --if-missing   only when the folder lacks the pinned version
  *   npm run cms:vendor -- 3.17.0     another version: its integrity is asked of the registry,
  *                                    checked, and pinned in decap.json with the version
  *
@@ -13,13 +16,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../harness/project.ts';
 
 const PIN_FILE = path.join(PROJECT_ROOT, 'scripts', 'cms', 'decap.json');
 const VENDOR_DIR = path.join(PROJECT_ROOT, 'public', 'admin', 'cms', 'decap');
+/** Written last into VENDOR_DIR: which pin the folder holds, so --if-missing knows whether to fetch. */
+const STAMP = path.join(VENDOR_DIR, 'pin.json');
 
 interface Pin {
   version: string;
@@ -44,7 +49,9 @@ function sri(file: string): string {
 
 function main() {
   const pinned = JSON.parse(readFileSync(PIN_FILE, 'utf8')) as Pin;
-  const requested = process.argv[2];
+  const ifMissing = process.argv.includes('--if-missing');
+  const requested = process.argv.slice(2).find((argument) => !argument.startsWith('--'));
+  if (ifMissing && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === readFileSync(PIN_FILE, 'utf8')) return;
   const work = mkdtempSync(path.join(tmpdir(), 'decap-vendor-'));
   try {
     const version = requested ?? pinned.version;
@@ -71,7 +78,9 @@ function main() {
     rmSync(VENDOR_DIR, { recursive: true, force: true });
     mkdirSync(VENDOR_DIR, { recursive: true });
     for (const file of files) cpSync(path.join(dist, file), path.join(VENDOR_DIR, file));
-    writeFileSync(PIN_FILE, `${JSON.stringify({ version, integrity: expected }, null, 2)}\n`);
+    const pin = `${JSON.stringify({ version, integrity: expected }, null, 2)}\n`;
+    writeFileSync(PIN_FILE, pin);
+    writeFileSync(STAMP, pin);
     console.log(
       `decap-cms@${version} (${expected}): ${files.length} files in ${path.relative(PROJECT_ROOT, VENDOR_DIR)}`,
     );
