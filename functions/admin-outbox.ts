@@ -3,7 +3,7 @@ import type { OutboxItem } from '../src/shared/api';
 import { listPage } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
 import { decodePathSegment, endpoint, errorResponse, json, requireMethod } from './_lib/http';
-import { deliverNow } from './_lib/outbox';
+import { deliverAfterAnswer } from './_lib/outbox';
 import { deliveryOf } from './_lib/store/records';
 import { getStore } from './_lib/store/get-store';
 import type { OutboxEntry } from './_lib/store/types';
@@ -33,7 +33,7 @@ export default endpoint({ name: 'admin-outbox', headers: ADMIN_HEADERS }, async 
     if (!/^[0-9a-f-]{36}$/.test(id)) return errorResponse(404, 'No outbox entry has that id');
     if (!(await store.retryOutbox(id, new Date())))
       return errorResponse(409, 'Only an entry that failed for good can be retried');
-    context.waitUntil(deliverNow(store, [id]).catch(() => undefined));
+    deliverAfterAnswer(context, store, [id], 'admin-outbox');
     return json(200, { ok: true });
   }
   const url = new URL(req.url);

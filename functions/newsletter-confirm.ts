@@ -5,7 +5,7 @@ import { deliverySettings } from './_lib/delivery-settings';
 import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
 import { LINK_MESSAGES, verifyLink } from './_lib/links';
 import { confirmedEntries } from './_lib/mail/messages';
-import { deliverNow } from './_lib/outbox';
+import { deliverAfterAnswer } from './_lib/outbox';
 import { policyDate } from './_lib/policy';
 import { getStore } from './_lib/store/get-store';
 
@@ -36,7 +36,7 @@ export default endpoint({ name: 'newsletter-confirm', retryAfterSeconds: 30 }, a
     },
   );
   if (!change) return errorResponse(404, LINK_MESSAGES.gone);
-  if (queued.length > 0) context.waitUntil(deliverNow(store, queued).catch(() => undefined));
+  deliverAfterAnswer(context, store, queued, 'newsletter-confirm');
   const answer: SubscriptionAnswer = { ok: true, status: 'confirmed' };
   return json(200, answer);
 });

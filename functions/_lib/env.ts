@@ -1,4 +1,5 @@
 /** The functions' environment, parsed once with zod: a wrong value is an error that names it. */
+import path from 'node:path';
 import { z } from 'zod';
 import { Email } from '../../src/shared/schemas';
 
@@ -85,6 +86,11 @@ export const LOCAL_RUN_VARIABLE = 'SITE_LOCAL_RUN';
 /** True only in an explicit local run: then the embedded store and a plain ADMIN_PASSWORD may be used. */
 export function isLocalRun(source: NodeJS.ProcessEnv = process.env): boolean {
   return source[LOCAL_RUN_VARIABLE] === 'true';
+}
+
+/** The embedded store's folder in a local run (LOCAL_STORE_DIR, `.data` in the project by default): its database, the local outbox, the links' secret. */
+export function localDataDir(): string {
+  return getEnv().LOCAL_STORE_DIR ?? path.join(process.cwd(), '.data');
 }
 
 /** Forgets the parsed environment, so the next call reads process.env again. */

@@ -17,7 +17,7 @@ import { getRateLimiter, getStore } from './store/get-store';
 import type { StoreVerbs, WriteOptions } from './store/types';
 import { deliverySettings } from './delivery-settings';
 import type { DeliverySettings } from './mail/messages';
-import { deliverNow } from './outbox';
+import { deliverAfterAnswer } from './outbox';
 
 /** What a form's save needs besides its data: where deliveries go and what their links point at. */
 export interface SaveContext {
@@ -82,14 +82,7 @@ export function formHandler<S extends z.ZodType>(form: FormEndpoint<S>): Handler
     const queued = await form.save(store, data, now, { options, delivery: deliverySettings(req, context) });
     // Delivered after the answer: the person never waits for SMTP or a webhook, and whatever fails
     // here is retried by the scheduled sweep.
-    if (queued.length > 0)
-      context.waitUntil(
-        deliverNow(store, queued).catch((error: unknown) => {
-          console.error(
-            `[${form.name}] delivery after the answer failed: ${error instanceof Error ? error.name : 'unknown'}`,
-          );
-        }),
-      );
+    deliverAfterAnswer(context, store, queued, form.name);
     return json(201, { ok: true });
   });
 }

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { NEWSLETTER_PATHS } from '../../src/shared/pages';
-import { getEnv, isLocalRun } from './env';
+import { getEnv, isLocalRun, localDataDir } from './env';
 
 export const CONFIRM_LINK_TTL_MS = 7 * 24 * 3600_000;
 
@@ -35,7 +35,7 @@ let localSecret: string | undefined;
 /** A local run without SESSION_SECRET keeps a random secret beside the embedded store, so links survive a restart. */
 function localLinkSecret(): string {
   if (localSecret) return localSecret;
-  const directory = getEnv().LOCAL_STORE_DIR ?? path.join(process.cwd(), '.data');
+  const directory = localDataDir();
   const file = path.join(directory, 'link-secret');
   try {
     localSecret = readFileSync(file, 'utf8').trim();

@@ -4,6 +4,7 @@
  * every minute) delivers whatever is due: retries after a failure, and anything a crashed or
  * timed-out function left. Both claim entries first, so an entry is never sent by two at once.
  */
+import type { Context } from '@netlify/functions';
 import { DeliveryFailure, sendMail } from './mail/transport';
 import type { ClaimedEntry, Completion, DeliveryOutcome, OutboxEntry, StoreVerbs } from './store/types';
 import { sendWebhook } from './webhooks';
@@ -102,6 +103,24 @@ const deliverSoon = batcher(DELIVERY_DELAY_MS, (store, ids: string[]) => deliver
  */
 export function deliverNow(store: StoreVerbs, ids: string[]): Promise<DeliveryReport> {
   return deliverSoon(store, ids);
+}
+
+/**
+ * Hands a function's new entries to Netlify to deliver after its answer (context.waitUntil);
+ * whatever fails there is logged, and retried by the sweep.
+ */
+export function deliverAfterAnswer(
+  context: Pick<Context, 'waitUntil'>,
+  store: StoreVerbs,
+  ids: string[],
+  name: string,
+) {
+  if (ids.length === 0) return;
+  context.waitUntil(
+    deliverNow(store, ids).catch((error: unknown) => {
+      console.error(`[${name}] delivery after the answer failed: ${error instanceof Error ? error.name : 'unknown'}`);
+    }),
+  );
 }
 
 export interface SweepOptions {

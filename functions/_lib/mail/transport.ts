@@ -9,7 +9,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { site } from '../../../src/site.config';
-import { getEnv, isLocalRun } from '../env';
+import { getEnv, isLocalRun, localDataDir } from '../env';
 import type { OutboxEntry, OutboxMessage } from '../store/types';
 
 export type MailMode = 'smtp' | 'file' | 'none';
@@ -32,7 +32,7 @@ export function mailMode(): MailMode {
 
 /** The local outbox folder: `outbox/` in the embedded store's folder. */
 export function localOutboxDir(): string {
-  return path.join(getEnv().LOCAL_STORE_DIR ?? path.join(process.cwd(), '.data'), 'outbox');
+  return path.join(localDataDir(), 'outbox');
 }
 
 /** The sender: MAIL_FROM, or the brand's name with its contact address. */

@@ -5,8 +5,7 @@
  * save). getStore() hands it out with a deadline on every call: a store that fails or is slower
  * than STORE_TIMEOUT_MS throws StoreUnavailableError, which endpoint() answers with 503 in seconds.
  */
-import path from 'node:path';
-import { getEnv, isLocalRun, type Env } from '../env';
+import { getEnv, isLocalRun, localDataDir, type Env } from '../env';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../rate-limit';
 import { createRedisStore, createUpstashClient } from './redis';
 import { StoreNotConfiguredError, StoreUnavailableError, type Store, type StoreVerbs } from './types';
@@ -104,10 +103,9 @@ async function load(): Promise<typeof cached> {
   const { createSqliteStore } = await import('./sqlite');
   // A concurrent first call may have made it meanwhile: one store and one limiter per environment.
   if (cached?.env !== env) {
-    const directory = env.LOCAL_STORE_DIR ?? path.join(process.cwd(), '.data');
     const backend: Backend = {
       kind: 'embedded',
-      store: createSqliteStore(directory),
+      store: createSqliteStore(localDataDir()),
       limiter: createMemoryRateLimiter(env.RATE_LIMIT_PER_MINUTE),
     };
     cached = { env, backend, bounded: bound(backend, env.STORE_TIMEOUT_MS) };

@@ -851,21 +851,24 @@ export function createSqliteStore(directory: string): SqliteStore {
       }),
 
     dashboard: (days: string[], page: Page) =>
-      read((database): DashboardData => ({
-        subscriberTotal: count(database, 'subscribers'),
-        subscriberStatus: subscriberStatusCounts(database),
-        leadTotal: count(database, 'leads'),
-        subscriberDaily: dailyCounts(database, 'subscribers', days),
-        confirmationDaily: dailyCounts(database, 'confirmations', days),
-        leadDaily: dailyCounts(database, 'leads', days),
-        outbox: (({ pending, dead }) => ({ pending, dead }))(outboxCounts(database)),
-        campaignCounts: {
-          leads: campaignCounts(database, 'leads'),
-          subscribers: campaignCounts(database, 'subscribers'),
-        },
-        subscribers: listSubscribers(database, page),
-        leads: listLeads(database, page),
-      })),
+      read((database): DashboardData => {
+        const { pending, dead } = outboxCounts(database);
+        return {
+          subscriberTotal: count(database, 'subscribers'),
+          subscriberStatus: subscriberStatusCounts(database),
+          leadTotal: count(database, 'leads'),
+          subscriberDaily: dailyCounts(database, 'subscribers', days),
+          confirmationDaily: dailyCounts(database, 'confirmations', days),
+          leadDaily: dailyCounts(database, 'leads', days),
+          outbox: { pending, dead },
+          campaignCounts: {
+            leads: campaignCounts(database, 'leads'),
+            subscribers: campaignCounts(database, 'subscribers'),
+          },
+          subscribers: listSubscribers(database, page),
+          leads: listLeads(database, page),
+        };
+      }),
 
     deleteSubscriber: (email: string) =>
       write((database) => {
