@@ -71,6 +71,30 @@ export interface Lead {
   attribution?: Attribution;
   /** What the outbox did with the lead's e-mails and webhook (admin reads only). */
   delivery?: Delivery[];
+  /**
+   * Present when the lead was judged spam. While `releasedAt` is absent the lead is held: it is
+   * listed only in the admin's Spam section, not counted, notified or sent to the webhook.
+   */
+  spam?: SpamMark;
+  /** The optional content check's verdict (Akismet); absent when no content check is configured. */
+  contentCheck?: ContentCheck;
+}
+
+/** Why a lead was judged spam, and whether the owner released it. */
+export interface SpamMark {
+  /** One line per reason: `Akismet: spam`, `7 links in the message (at most 3 allowed)`. */
+  reasons: string[];
+  /** ISO time the owner chose "Not spam": from then on it counts and is delivered like any lead. */
+  releasedAt?: string;
+}
+
+/** What the content check said about a lead. */
+export interface ContentCheck {
+  service: 'akismet';
+  /** `unchecked`: the check failed or timed out, and the lead was kept as if it had passed. */
+  verdict: 'ham' | 'spam' | 'unchecked';
+  /** Why it is unchecked, in a line: `timed out after 1.5 s`, `HTTP 500`. */
+  error?: string;
 }
 
 /** What an outbox entry does: an e-mail to the team, the guide to a prospect, a confirmation link, or a webhook. */

@@ -123,6 +123,19 @@ export interface WriteOptions {
    * last IDEMPOTENCY_TTL_SECONDS stores nothing and gives back what the first one stored.
    */
   idempotencyKey?: string;
+  /**
+   * The proof-of-work challenge the submission solved. A challenge is spent once: the store marks
+   * it spent in the same atomic step as the record (after the idempotency check, so the retry of
+   * a stored submission still gets its first answer) and keeps the mark until the challenge
+   * expires; a second write with it stores nothing and throws ChallengeSpentError.
+   */
+  challenge?: SpentChallenge;
+}
+
+/** A solved challenge, by its id (ALTCHA's nonce) and when it expires. */
+export interface SpentChallenge {
+  id: string;
+  expiresAt: Date;
 }
 
 export interface LeadWriteOptions extends WriteOptions {
@@ -168,8 +181,24 @@ export interface StoreVerbs {
     outbox?: (subscriber: Subscriber) => NewOutboxEntry[],
   ): Promise<StatusChange | undefined>;
   unsubscribe(email: string, now: Date): Promise<StatusChange | undefined>;
-  /** Appends a lead with its outbox entries; with a key seen before, appends nothing and gives back the first lead. */
+  /**
+   * Appends a lead with its outbox entries; with a key seen before, appends nothing and gives back
+   * the first lead. A lead whose input holds a `spam` mark is held: it is kept and listed by
+   * spamOverview() only (not in listLeads, countLeads, the per-day or campaign counts or the
+   * dashboard's leads) and `options.outbox` is not called, so nothing is queued for it.
+   */
   createLead(input: LeadInput, now: Date, options?: LeadWriteOptions): Promise<Lead>;
+  /**
+   * "Not spam": a held lead becomes an ordinary one, atomically: `spam.releasedAt` is set, it joins
+   * the leads (listed and counted under its original createdAt day and campaign) and its outbox
+   * entries are queued. Undefined when no lead of that id is held (unknown, or released already:
+   * of two releases at once, one queues the entries).
+   */
+  releaseSpam(id: string, now: Date, outbox: (lead: Lead) => NewOutboxEntry[]): Promise<Lead | undefined>;
+  /** The admin's Spam section: the held leads, newest first, and what was caught before storing. */
+  spamOverview(page: Page): Promise<SpamOverview>;
+  /** Counts a submission refused for a missing, invalid, expired or spent proof of work, per endpoint. */
+  recordChallengeFailure(endpoint: string, now: Date): Promise<void>;
 
   /**
    * Reserves up to `limit` entries due at `now` (or, with `ids`, those of them that are due) for
@@ -232,6 +261,18 @@ export interface Store extends StoreVerbs {
 /** What the per-day counts count: sign-ups (any status), confirmations, or leads. */
 export type CountKind = 'subscribers' | 'confirmations' | 'leads';
 
+/** What the Spam section shows. */
+export interface SpamOverview {
+  /** How many leads are held as spam. */
+  held: number;
+  /** One page of them, newest first (held leads have no deliveries). */
+  leads: Lead[];
+  /** Submissions caught by the honeypot, per endpoint. */
+  honeypot: Record<string, number>;
+  /** Submissions refused for their proof of work, per endpoint. */
+  challengeFailures: Record<string, number>;
+}
+
 export interface DashboardData {
   /** Every subscriber record, whatever its status. */
   subscriberTotal: number;
@@ -246,6 +287,8 @@ export interface DashboardData {
   /** Newest first. */
   subscribers: Subscriber[];
   leads: Lead[];
+  /** Leads held as spam. */
+  spamHeld: number;
 }
 
 export interface LoginAttempts {
@@ -277,6 +320,14 @@ export function withStatus(record: Omit<Subscriber, 'status' | 'consent'> & Part
 /** The UTC calendar day of a moment, YYYY-MM-DD. */
 export function dayOf(date: Date): string {
   return date.toISOString().slice(0, 10);
+}
+
+/** Raised by a write whose proof-of-work challenge was spent before; the form endpoint answers 422. */
+export class ChallengeSpentError extends Error {
+  constructor() {
+    super('This proof of work was already used');
+    this.name = 'ChallengeSpentError';
+  }
 }
 
 /** Raised when the store cannot be reached or answers too slowly; endpoint() answers 503. */
