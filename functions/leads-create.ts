@@ -1,16 +1,26 @@
 import type { Config } from '@netlify/functions';
 import { formHandler } from './_lib/form-endpoint';
 import { leadEntries } from './_lib/mail/messages';
+import { screenLead } from './_lib/spam';
 import { emailAsciiOf, LeadRequest } from '../src/shared/schemas';
 
-/** The Zoho guide form and the contact form: the lead, with the team's notification, the guide and the webhook. */
+/**
+ * The Zoho guide form and the contact form: the lead, with the team's notification, the guide and
+ * the webhook, or held in the Spam section when it is judged spam.
+ */
 export default formHandler({
   name: 'leads-create',
   schema: LeadRequest,
-  async save(store, { name, email, source, company, notes, page, attribution }, now, { options, delivery }) {
+  async save(store, { name, email, source, company, notes, page, attribution }, now, { options, delivery, request }) {
+    const { spam, contentCheck } = await screenLead(
+      { name, email, content: notes, permalink: page && `${delivery.origin}${page}`, ...request },
+      delivery.origin,
+    );
     let queued: string[] = [];
-    await store.createLead({ name, email, ...emailAsciiOf(email), source, company, notes, page, attribution }, now, {
+    const input = { name, email, ...emailAsciiOf(email), source, company, notes, page, attribution };
+    await store.createLead({ ...input, ...(spam ? { spam } : {}), ...(contentCheck ? { contentCheck } : {}) }, now, {
       ...options,
+      // A lead held as spam queues nothing: "Not spam" in the admin queues these same entries.
       outbox: (lead) => {
         const entries = leadEntries(lead, delivery);
         queued = entries.map((entry) => entry.id);

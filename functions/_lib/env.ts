@@ -25,6 +25,21 @@ const EnvSchema = z
     ADMIN_PASSWORD: optional(z.string().min(1)),
     /** Signs admin session cookies (and, through a derived key, the newsletter's links): at least 32 random characters. */
     SESSION_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
+    /** Signs the forms' proof-of-work challenges; derived from SESSION_SECRET when unset. */
+    ALTCHA_HMAC_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
+    /** A lead whose message holds more links than this is held as spam. */
+    SPAM_MAX_LINKS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(1000).default(3)),
+    /** Turns on Akismet's check of every lead (akismet.com); leads are kept, unchecked, when it fails. */
+    AKISMET_API_KEY: optional(
+      z.string().regex(/^[A-Za-z0-9]{8,64}$/, 'must be the key Akismet shows (letters and digits)'),
+    ),
+    /** Akismet's REST API base; another only to test against a server of one's own. */
+    AKISMET_ENDPOINT: z.preprocess(
+      blankToUndefined,
+      z
+        .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+        .default('https://rest.akismet.com/1.1'),
+    ),
     /** The SMTP server that sends the site's e-mail: `smtps://user:pass@smtp.example.com:465`. */
     SMTP_URL: optional(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })),
     /** The sender of every e-mail: `Loopwork <hello@loopwork.example>` or a bare address. */

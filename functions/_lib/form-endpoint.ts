@@ -1,7 +1,8 @@
 /**
  * The one pipeline every form endpoint runs: method and content checks → rate limit on the
- * client IP → the shared schema → honeypot → store (record and outbox entries in one step) →
- * answer, then delivery. Answers are JSON; failures never carry internal detail, and a store that
+ * client IP → the shared schema → proof of work (422 unless solved, unexpired and unspent) →
+ * honeypot → store (record, outbox entries and the spent challenge in one step) → answer, then
+ * delivery. Answers are JSON; failures never carry internal detail, and a store that
  * fails or is slow answers 503 within seconds.
  *
  * A submission may carry an `Idempotency-Key` header (the site's forms send one, kept across
@@ -12,9 +13,10 @@
 import type { z } from 'zod';
 import { requireClientKey } from './client';
 import { endpoint, errorResponse, HttpError, json, parseWith, readJsonBody, requireMethod, type Handler } from './http';
-import { HONEYPOT_FIELD } from '../../src/shared/schemas';
+import { HONEYPOT_FIELD, PROOF_OF_WORK_FIELD } from '../../src/shared/schemas';
 import { getRateLimiter, getStore } from './store/get-store';
-import type { StoreVerbs, WriteOptions } from './store/types';
+import { ChallengeSpentError, type StoreVerbs, type WriteOptions } from './store/types';
+import { checkProofOfWork, PROOF_OF_WORK_PROBLEMS, type ProofOfWorkProblem } from './proof-of-work';
 import { deliverySettings } from './delivery-settings';
 import type { DeliverySettings } from './mail/messages';
 import { deliverAfterAnswer } from './outbox';
@@ -23,9 +25,17 @@ import { deliverAfterAnswer } from './outbox';
 export interface SaveContext {
   options: WriteOptions;
   delivery: DeliverySettings;
+  /** How the submission arrived, for a content check: the client's IP, user agent and referrer. */
+  request: { ip?: string; userAgent?: string; referrer?: string };
 }
 
-export interface FormEndpoint<S extends z.ZodType> {
+/** What every form's schema has besides its own fields (src/shared/schemas.ts). */
+interface FormFields {
+  [HONEYPOT_FIELD]?: string;
+  [PROOF_OF_WORK_FIELD]?: string;
+}
+
+export interface FormEndpoint<S extends z.ZodType<FormFields>> {
   /** Short name for logs, rate-limit keys, honeypot counts and the scope of idempotency keys. */
   name: string;
   schema: S;
@@ -52,8 +62,20 @@ export function idempotencyKeyOf(req: Request): string | undefined {
   return key;
 }
 
+/** 422 for a proof of work that does not let the submission in, counted per endpoint for the admin's Spam section. */
+async function refuseProofOfWork(
+  store: StoreVerbs,
+  name: string,
+  problem: ProofOfWorkProblem,
+  now: Date,
+): Promise<Response> {
+  await store.recordChallengeFailure(name, now);
+  const message = PROOF_OF_WORK_PROBLEMS[problem];
+  return errorResponse(422, message, { fields: { [PROOF_OF_WORK_FIELD]: message } });
+}
+
 /** A form's endpoint: a failing store asks the browser to retry in 30 seconds. */
-export function formHandler<S extends z.ZodType>(form: FormEndpoint<S>): Handler {
+export function formHandler<S extends z.ZodType<FormFields>>(form: FormEndpoint<S>): Handler {
   return endpoint({ name: form.name, retryAfterSeconds: 30 }, async (req, context) => {
     requireMethod(req, ['POST']);
     const idempotencyKey = idempotencyKeyOf(req);
@@ -72,14 +94,30 @@ export function formHandler<S extends z.ZodType>(form: FormEndpoint<S>): Handler
 
     const data = parseWith(form.schema, body);
     const now = new Date();
-    if ((data as Record<string, unknown>)[HONEYPOT_FIELD]) {
+    const proof = await checkProofOfWork(data[PROOF_OF_WORK_FIELD]);
+    if (!proof.ok) return refuseProofOfWork(store, form.name, proof.problem, now);
+    if (data[HONEYPOT_FIELD]) {
       // A bot filled the field people never see: it gets the ordinary answer, nothing is kept.
       await store.recordHoneypot(form.name, now);
       return json(201, { ok: true });
     }
     // Keys are scoped per endpoint: the same key sent to two endpoints is two submissions.
-    const options: WriteOptions = idempotencyKey ? { idempotencyKey: `${form.name}:${idempotencyKey}` } : {};
-    const queued = await form.save(store, data, now, { options, delivery: deliverySettings(req, context) });
+    const options: WriteOptions = {
+      ...(idempotencyKey ? { idempotencyKey: `${form.name}:${idempotencyKey}` } : {}),
+      challenge: proof.challenge,
+    };
+    let queued: string[];
+    try {
+      const request = {
+        ip: context.ip || undefined,
+        userAgent: req.headers.get('user-agent') ?? undefined,
+        referrer: req.headers.get('referer') ?? undefined,
+      };
+      queued = await form.save(store, data, now, { options, delivery: deliverySettings(req, context), request });
+    } catch (error) {
+      if (error instanceof ChallengeSpentError) return refuseProofOfWork(store, form.name, 'spent', now);
+      throw error;
+    }
     // Delivered after the answer: the person never waits for SMTP or a webhook, and whatever fails
     // here is retried by the scheduled sweep.
     deliverAfterAnswer(context, store, queued, form.name);

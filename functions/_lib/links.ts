@@ -4,12 +4,10 @@
  * base64url, the MAC an HMAC-SHA256 under a key derived for links alone, so a link can never
  * pass for an admin session cookie or the other way round.
  */
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { NEWSLETTER_PATHS } from '../../src/shared/pages';
-import { getEnv, isLocalRun, localDataDir } from './env';
+import { derivedKey } from './secrets';
 
 export const CONFIRM_LINK_TTL_MS = 7 * 24 * 3600_000;
 
@@ -30,35 +28,9 @@ export type LinkPayload = z.infer<typeof Payload>;
 
 export type LinkCheck = { ok: true; payload: LinkPayload } | { ok: false; reason: 'invalid' | 'expired' };
 
-let localSecret: string | undefined;
-
-/** A local run without SESSION_SECRET keeps a random secret beside the embedded store, so links survive a restart. */
-function localLinkSecret(): string {
-  if (localSecret) return localSecret;
-  const directory = localDataDir();
-  const file = path.join(directory, 'link-secret');
-  try {
-    localSecret = readFileSync(file, 'utf8').trim();
-  } catch {
-    mkdirSync(directory, { recursive: true });
-    localSecret = randomBytes(32).toString('base64url');
-    writeFileSync(file, localSecret, { mode: 0o600, flag: 'wx' });
-  }
-  return localSecret;
-}
-
-/**
- * The links' key: derived from SESSION_SECRET, or from the Upstash token (a secret every deployed
- * site has), or locally from a generated secret. Changing the secret invalidates links already sent.
- */
-function linkKey(): Buffer {
-  const env = getEnv();
-  const secret = env.SESSION_SECRET ?? env.UPSTASH_REDIS_REST_TOKEN ?? (isLocalRun() ? localLinkSecret() : undefined);
-  if (!secret) throw new Error('No secret to sign links with: set SESSION_SECRET');
-  return Buffer.from(hkdfSync('sha256', secret, 'newsletter-links', 'v1', 32));
-}
-
-const mac = (data: string) => createHmac('sha256', linkKey()).update(data, 'utf8').digest('base64url');
+/** Changing the site's secret invalidates links already sent. */
+const mac = (data: string) =>
+  createHmac('sha256', derivedKey('newsletter-links')).update(data, 'utf8').digest('base64url');
 
 export function signLink(payload: LinkPayload): string {
   const data = `v1.${Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url')}`;

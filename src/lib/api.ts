@@ -3,6 +3,8 @@
  * turned into an error whose message is "status: body" (or the status text when the body is empty).
  */
 import type { QueryFunction } from '@tanstack/react-query';
+import { PROOF_OF_WORK_FIELD } from '../shared/schemas';
+import { takeProofOfWork } from './proof-of-work';
 import { VISIT_KEY } from './visit-key';
 
 export class ApiError extends Error {
@@ -68,16 +70,37 @@ function visit(): Record<string, unknown> {
   }
 }
 
+/** Whether an answer refused the submission's proof of work (expired or spent): then a new one is solved and sent. */
+async function refusedProofOfWork(error: unknown): Promise<boolean> {
+  if (!(error instanceof ApiError) || error.status !== 422) return false;
+  try {
+    const body = JSON.parse(error.body) as { fields?: Record<string, unknown> };
+    return typeof body.fields?.[PROOF_OF_WORK_FIELD] === 'string';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * POSTs a form's values as JSON with an `Idempotency-Key`, plus `page` and `attribution` (the
- * visit); any non-OK answer throws, as apiRequest does.
+ * visit) and a solved proof of work; any non-OK answer throws, as apiRequest does. A proof of work
+ * the server refuses (it expired while the page stayed open) is solved again once.
  */
 export async function submitForm(url: string, data: Record<string, unknown>): Promise<Response> {
   const submission = `${url} ${JSON.stringify(data)}`;
   const key = pendingKeys.get(submission) ?? newKey();
   pendingKeys.set(submission, key);
-  const body = { ...visit(), ...data };
-  const response = await apiRequest('POST', url, body, { 'Idempotency-Key': key });
+  const send = async () => {
+    const body = { ...visit(), ...data, [PROOF_OF_WORK_FIELD]: await takeProofOfWork() };
+    return apiRequest('POST', url, body, { 'Idempotency-Key': key });
+  };
+  let response: Response;
+  try {
+    response = await send();
+  } catch (error) {
+    if (!(await refusedProofOfWork(error))) throw error;
+    response = await send();
+  }
   pendingKeys.delete(submission);
   return response;
 }

@@ -155,11 +155,21 @@ export const Attribution = z
   // Nothing usable is no attribution; fields left undefined vanish when the record is stored as JSON.
   .transform((value) => (value && Object.values(value).some((field) => field !== undefined) ? value : undefined));
 
+/**
+ * The proof of work every form sends (ALTCHA's own field name): the base64 payload of a solved
+ * challenge from GET /api/challenge (PROOF_OF_WORK_PATH). The function checks it; the schema
+ * only bounds it, and the forms add it after their fields are checked, so it is optional here.
+ */
+export const PROOF_OF_WORK_FIELD = 'altcha';
+export const PROOF_OF_WORK_PATH = '/api/challenge';
+const proofOfWork = z.string().max(4000, 'The proof of work is too long').optional();
+
 /** Where and how a submission was made: sent by every form (src/lib/api.ts), dropped when malformed. */
 const context = {
   /** The page the form was on. */
   page: SitePath.optional().catch(undefined),
   attribution: Attribution,
+  [PROOF_OF_WORK_FIELD]: proofOfWork,
 };
 
 /** POST /api/newsletter/subscribe: the footer signup, which sends the full name as firstName. */

@@ -8,7 +8,13 @@
 import { getEnv, isLocalRun, localDataDir, type Env } from '../env';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../rate-limit';
 import { createRedisStore, createUpstashClient } from './redis';
-import { StoreNotConfiguredError, StoreUnavailableError, type Store, type StoreVerbs } from './types';
+import {
+  ChallengeSpentError,
+  StoreNotConfiguredError,
+  StoreUnavailableError,
+  type Store,
+  type StoreVerbs,
+} from './types';
 
 export interface Backend {
   kind: 'upstash' | 'embedded';
@@ -24,7 +30,7 @@ interface Bounded {
 /** The backend of an environment, made once and reused by warm invocations, with its bounded verbs. */
 let cached: { env: Env; backend: Backend; bounded: Bounded } | undefined;
 
-/** Runs a store call with a deadline; any failure becomes StoreUnavailableError. */
+/** Runs a store call with a deadline; any failure (but a spent challenge) becomes StoreUnavailableError. */
 async function withDeadline<T>(call: () => Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -33,6 +39,8 @@ async function withDeadline<T>(call: () => Promise<T>, timeoutMs: number): Promi
   try {
     return await Promise.race([call(), deadline]);
   } catch (error) {
+    // A spent challenge is an answer of the store, not a failure of it.
+    if (error instanceof ChallengeSpentError) throw error;
     throw error instanceof StoreUnavailableError
       ? error
       : new StoreUnavailableError('store call failed', { cause: error });

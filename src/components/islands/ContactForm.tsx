@@ -8,7 +8,7 @@ import { useSubmitResult } from './form-submit';
 /** The site's own contact form, used wherever no external form is configured. Each message is a lead. */
 export function ContactForm() {
   const { result, post } = useSubmitResult();
-  const { register, errors, onSubmit, submitting, disabled } = useSchemaForm(
+  const { register, errors, onSubmit, onFocus, submitting, disabled } = useSchemaForm(
     ContactFormSchema,
     { name: '', email: '', company: '', message: '', [HONEYPOT_FIELD]: '' },
     ({ name, email, company, message, website }) =>
@@ -23,7 +23,7 @@ export function ContactForm() {
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate className="relative grid gap-4" aria-label="Contact form">
+    <form onSubmit={onSubmit} onFocus={onFocus} noValidate className="relative grid gap-4" aria-label="Contact form">
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Name" error={errors.name?.message}>
           {(control) => <Input {...control} autoComplete="name" maxLength={LIMITS.fullName} {...register('name')} />}

@@ -7,7 +7,7 @@ import { subscribe } from './form-submit';
 
 /** The footer signup on every page: one name box and an e-mail. */
 export function FooterSignup() {
-  const { register, errors, onSubmit, submitting, disabled } = useSchemaForm(
+  const { register, errors, onSubmit, onFocus, submitting, disabled } = useSchemaForm(
     FooterSignupForm,
     { name: '', email: '', [HONEYPOT_FIELD]: '' },
     // The footer sends the full name as firstName and no lastName.
@@ -21,7 +21,13 @@ export function FooterSignup() {
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate className="relative mt-5 grid gap-3" aria-label="Newsletter signup">
+    <form
+      onSubmit={onSubmit}
+      onFocus={onFocus}
+      noValidate
+      className="relative mt-5 grid gap-3"
+      aria-label="Newsletter signup"
+    >
       <Field label="Name" error={errors.name?.message} inverse>
         {(control) => <Input {...control} autoComplete="name" maxLength={LIMITS.fullName} {...register('name')} />}
       </Field>

@@ -11,7 +11,7 @@ import { useSubmitResult } from './form-submit';
  */
 export function GuideForm() {
   const { result, post } = useSubmitResult();
-  const { register, errors, onSubmit, submitting, disabled } = useSchemaForm(
+  const { register, errors, onSubmit, onFocus, submitting, disabled } = useSchemaForm(
     GuideFormSchema,
     { firstName: '', lastName: '', email: '', [HONEYPOT_FIELD]: '' },
     ({ firstName, lastName, email, website }) =>
@@ -25,7 +25,12 @@ export function GuideForm() {
   );
 
   return (
-    <form onSubmit={onSubmit} className="relative mt-6 grid gap-4" aria-label="Request the Zoho guide">
+    <form
+      onSubmit={onSubmit}
+      onFocus={onFocus}
+      className="relative mt-6 grid gap-4"
+      aria-label="Request the Zoho guide"
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="First name" error={errors.firstName?.message}>
           {(control) => (

@@ -7,14 +7,20 @@ import { subscribe } from './form-submit';
 
 /** The newsletter form under each blog post. */
 export function NewsletterSignup() {
-  const { register, errors, onSubmit, submitting, disabled } = useSchemaForm(
+  const { register, errors, onSubmit, onFocus, submitting, disabled } = useSchemaForm(
     NewsletterForm,
     { firstName: '', lastName: '', email: '', [HONEYPOT_FIELD]: '' },
     (values) => subscribe('/api/subscribers', { ...values, source: 'newsletter_footer' }),
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate className="relative mt-8 grid gap-4 sm:grid-cols-2" aria-label="Newsletter">
+    <form
+      onSubmit={onSubmit}
+      onFocus={onFocus}
+      noValidate
+      className="relative mt-8 grid gap-4 sm:grid-cols-2"
+      aria-label="Newsletter"
+    >
       <Field label="First name" error={errors.firstName?.message}>
         {(control) => (
           <Input {...control} autoComplete="given-name" maxLength={LIMITS.name} {...register('firstName')} />

@@ -1,0 +1,99 @@
+/**
+ * Whether a lead that passed the proof of work is still spam: too many links in its message, or,
+ * when AKISMET_API_KEY is set, Akismet's verdict on it. A lead judged spam is kept with a spam
+ * mark (the admin's Spam section, where "Not spam" releases it), never dropped; a check that
+ * fails or is slow keeps the lead as if it had passed and says it was not checked.
+ *
+ * Akismet is called with fetch rather than a client package: its REST API is one form POST, the
+ * key travels as a parameter (so AKISMET_ENDPOINT can point at any server, a local one in the
+ * tests), and the request gets a deadline the package cannot set.
+ */
+import type { ContentCheck, SpamMark } from '../../src/shared/records';
+import { getEnv } from './env';
+
+/** How long a lead waits for Akismet before it is kept unchecked. */
+export const CONTENT_CHECK_TIMEOUT_MS = 1500;
+
+/** Web addresses in a text: `http(s)://…`, `www.…`, and the link markup of forums and HTML. */
+const LINK = /\bhttps?:\/\/|\bwww\.[a-z0-9-]|\[url\b|<a\s/gi;
+
+export function countLinks(text: string | undefined): number {
+  return text ? (text.match(LINK)?.length ?? 0) : 0;
+}
+
+/** What Akismet is told about a submission: the person's words and how they sent them. */
+export interface Submission {
+  name: string;
+  email: string;
+  /** The message (or the guide form's note). */
+  content?: string;
+  /** The full URL of the page the form was on. */
+  permalink?: string;
+  ip?: string;
+  userAgent?: string;
+  referrer?: string;
+}
+
+export interface Screening {
+  /** Present when the lead is spam: it is stored held, not delivered. */
+  spam?: SpamMark;
+  /** Present when a content check is configured. */
+  contentCheck?: ContentCheck;
+}
+
+/** Akismet's verdict, or `unchecked` with the reason when it gave none in time. */
+async function askAkismet(key: string, endpoint: string, blog: string, submission: Submission): Promise<ContentCheck> {
+  const form = new URLSearchParams({
+    api_key: key,
+    blog,
+    comment_type: 'contact-form',
+    comment_author: submission.name,
+    comment_author_email: submission.email,
+    comment_content: submission.content ?? '',
+    blog_lang: 'en',
+    blog_charset: 'UTF-8',
+  });
+  for (const [name, value] of [
+    ['user_ip', submission.ip],
+    ['user_agent', submission.userAgent],
+    ['referrer', submission.referrer],
+    ['permalink', submission.permalink],
+  ] as const) {
+    if (value) form.set(name, value);
+  }
+  try {
+    const response = await fetch(`${endpoint.replace(/\/+$/, '')}/comment-check`, {
+      method: 'POST',
+      body: form,
+      signal: AbortSignal.timeout(CONTENT_CHECK_TIMEOUT_MS),
+    });
+    const answer = (await response.text()).trim();
+    if (response.ok && answer === 'true') return { service: 'akismet', verdict: 'spam' };
+    if (response.ok && answer === 'false') return { service: 'akismet', verdict: 'ham' };
+    // Akismet explains a refusal (a bad key, a missing field) in a header; its body is then "invalid".
+    const help = response.headers.get('x-akismet-debug-help');
+    const reason = response.ok ? (help ?? `unexpected answer "${answer.slice(0, 40)}"`) : `HTTP ${response.status}`;
+    return { service: 'akismet', verdict: 'unchecked', error: reason.slice(0, 200) };
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    return {
+      service: 'akismet',
+      verdict: 'unchecked',
+      error: timedOut ? `timed out after ${CONTENT_CHECK_TIMEOUT_MS / 1000} s` : 'could not be reached',
+    };
+  }
+}
+
+/** Screens a lead: links first (no request needed), then Akismet when configured. `blog` is the site's origin. */
+export async function screenLead(submission: Submission, blog: string): Promise<Screening> {
+  const env = getEnv();
+  const reasons: string[] = [];
+  const links = countLinks(submission.content);
+  if (links > env.SPAM_MAX_LINKS) reasons.push(`${links} links in the message (at most ${env.SPAM_MAX_LINKS} allowed)`);
+  let contentCheck: ContentCheck | undefined;
+  if (env.AKISMET_API_KEY) {
+    contentCheck = await askAkismet(env.AKISMET_API_KEY, env.AKISMET_ENDPOINT, blog, submission);
+    if (contentCheck.verdict === 'spam') reasons.push('Akismet: spam');
+  }
+  return { ...(reasons.length ? { spam: { reasons } } : {}), ...(contentCheck ? { contentCheck } : {}) };
+}

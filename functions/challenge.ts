@@ -1,0 +1,25 @@
+import type { Config } from '@netlify/functions';
+import { requireClientKey } from './_lib/client';
+import { endpoint, errorResponse, json, requireMethod } from './_lib/http';
+import { newChallenge } from './_lib/proof-of-work';
+import { getRateLimiter } from './_lib/store/get-store';
+
+/**
+ * A proof-of-work challenge for one form submission, in ALTCHA's JSON format. Issuing one costs
+ * the server a key derivation, so each client gets as many a minute as it may submit forms.
+ */
+export default endpoint({ name: 'challenge', headers: { 'Cache-Control': 'no-store' } }, async (req, context) => {
+  requireMethod(req, ['GET']);
+  const client = requireClientKey(context.ip);
+  const limit = await (await getRateLimiter()).limit(`challenge:${client}`);
+  if (!limit.success) {
+    const seconds = Math.max(1, Math.ceil((limit.reset - Date.now()) / 1000));
+    return errorResponse(429, `Too many challenges. Please try again in ${seconds} seconds.`, {
+      headers: { 'Retry-After': String(seconds) },
+    });
+  }
+  return json(200, await newChallenge());
+});
+
+// A literal: Netlify reads the path without running the module (PROOF_OF_WORK_PATH names the same).
+export const config: Config = { path: '/api/challenge' };
