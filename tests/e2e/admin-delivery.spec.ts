@@ -9,6 +9,7 @@ import { startSiteServer, type SiteServer } from '../../scripts/harness/site-ser
 import { startWebhookReceiver, type WebhookReceiver } from '../../scripts/harness/webhook-receiver.ts';
 import { expectNoViolations } from '../support/axe';
 import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX } from '../support/e2e-env';
+import { proofFrom } from '../support/proof-of-work';
 import { overflow } from '../support/overflow';
 
 /**
@@ -72,6 +73,7 @@ test.beforeAll(async () => {
       email: LONG_EMAIL,
       source: 'contact_form',
       notes: `See https://example.com/${'a-long-path-segment-'.repeat(12)}`,
+      altcha: await proofFrom(server.origin),
       page: '/contact',
       attribution: {
         utm_source: 'linkedin',

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { uniqueEmail } from '../support/e2e-env';
+import { e2eOrigin, uniqueEmail } from '../support/e2e-env';
+import { proofFrom } from '../support/proof-of-work';
 
 const STATIC_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -56,7 +57,12 @@ test.describe('answers to a POST carry the security headers', () => {
       url: '/api/leads/create',
       status: 201,
       headers: json,
-      data: () => ({ name: 'Header Check', email: uniqueEmail('headers'), source: 'contact_form' }),
+      data: async () => ({
+        name: 'Header Check',
+        email: uniqueEmail('headers'),
+        source: 'contact_form',
+        altcha: await proofFrom(e2eOrigin),
+      }),
     },
     {
       label: 'a body that is not JSON (400)',
@@ -83,7 +89,7 @@ test.describe('answers to a POST carry the security headers', () => {
   ];
   for (const { label, url, status, headers, data } of cases) {
     test(`POST ${url}: ${label}`, async ({ request }) => {
-      const response = await request.post(url, { headers, data: data() });
+      const response = await request.post(url, { headers, data: await data() });
       expect(response.status()).toBe(status);
       expect(response.headers()).toMatchObject(FUNCTION_HEADERS);
     });

@@ -4,6 +4,7 @@
  * while nothing is stored.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { FORMS } from '../support/forms';
 import { storedLeads, storedSubscriber, uniqueEmail } from '../support/e2e-env';
 import { ALL_ROUTES } from '../support/routes';
 
@@ -54,84 +55,6 @@ test.describe('every form carries a hidden honeypot', () => {
     await expectHiddenHoneypot(page, form);
   });
 });
-
-interface FormCase {
-  name: string;
-  /** Opens the page and gives the form, ready to fill. */
-  open: (page: Page) => Promise<Locator>;
-  fields: (email: string) => Record<string, string>;
-  button: string;
-  endpoint: string;
-  /** What a person sees after sending. */
-  success: (page: Page, form: Locator) => Locator;
-}
-
-const subscribedToast = (page: Page) =>
-  page
-    .getByRole('region', { name: 'Notification' })
-    .getByRole('listitem')
-    .filter({ hasText: 'Subscribed successfully!' });
-
-const FORMS: FormCase[] = [
-  {
-    name: 'the footer signup',
-    open: async (page) => {
-      await page.goto('/contact');
-      return page.getByRole('form', { name: 'Newsletter signup' });
-    },
-    fields: (email) => ({ Name: 'Robot Footer', 'E-mail': email }),
-    button: 'Subscribe',
-    endpoint: '/api/newsletter/subscribe',
-    success: (page) => subscribedToast(page),
-  },
-  {
-    name: 'the newsletter form of a blog post',
-    open: async (page) => {
-      await page.goto('/blog/what-to-automate-first');
-      return page.getByRole('form', { name: 'Newsletter', exact: true });
-    },
-    fields: (email) => ({ 'First name': 'Robot', 'Last name': 'Blog', 'E-mail': email }),
-    button: 'Subscribe',
-    endpoint: '/api/subscribers',
-    success: (page) => subscribedToast(page),
-  },
-  {
-    name: 'the Zoho guide form',
-    open: async (page) => {
-      await page.goto('/zoho');
-      return page.getByRole('form', { name: 'Request the Zoho guide' });
-    },
-    fields: (email) => ({ 'First name': 'Robot', 'Last name': 'Guide', 'E-mail': email }),
-    button: 'Send me the guide',
-    endpoint: '/api/leads/create',
-    success: (_page, form) => form.getByRole('status'),
-  },
-  {
-    name: 'the contact form of the contact page',
-    open: async (page) => {
-      await page.goto('/contact');
-      return page.getByRole('main').getByRole('form', { name: 'Contact form' });
-    },
-    fields: (email) => ({ Name: 'Robot Contact', 'E-mail': email, 'How can we help?': 'Buy cheap things' }),
-    button: 'Send message',
-    endpoint: '/api/leads/create',
-    success: (_page, form) => form.getByRole('status'),
-  },
-  {
-    name: 'the contact form of the dialog',
-    open: async (page) => {
-      await page.goto('/');
-      await page.getByRole('main').getByRole('button', { name: 'Contact Us' }).click();
-      return page
-        .getByRole('dialog', { name: 'Contact Us / Request Demo' })
-        .getByRole('form', { name: 'Contact form' });
-    },
-    fields: (email) => ({ Name: 'Robot Dialog', 'E-mail': email, 'How can we help?': 'Buy cheap things' }),
-    button: 'Send message',
-    endpoint: '/api/leads/create',
-    success: (_page, form) => form.getByRole('status'),
-  },
-];
 
 test.describe('a filled honeypot', () => {
   for (const form of FORMS) {

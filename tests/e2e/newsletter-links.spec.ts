@@ -2,7 +2,8 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import type { ParsedMail } from 'mailparser';
 import { NEWSLETTER_CHECK_INBOX } from '../../src/lib/form-messages';
 import { NEWSLETTER_PATHS } from '../../src/shared/pages';
-import { eraseSubscriber, storedSubscriber, uniqueEmail } from '../support/e2e-env';
+import { e2eOrigin, eraseSubscriber, storedSubscriber, uniqueEmail } from '../support/e2e-env';
+import { proofFrom } from '../support/proof-of-work';
 import { linkTo, mailsTo } from '../support/e2e-outbox';
 
 /** Every request the page sends to the newsletter endpoints. */
@@ -23,11 +24,11 @@ async function confirmationMail(email: string): Promise<ParsedMail> {
   return mail;
 }
 
-/** Subscribes through the footer form's endpoint, as the form does, and gives back the confirmation e-mail. */
+/** Subscribes through the footer form's endpoint, as the form does (with a solved proof of work), and gives back the confirmation e-mail. */
 async function subscribe(request: APIRequestContext, label: string): Promise<{ email: string; mail: ParsedMail }> {
   const email = uniqueEmail(label);
   const response = await request.post('/api/newsletter/subscribe', {
-    data: { email, firstName: 'Ada Lovelace', source: 'website_footer', page: '/' },
+    data: { email, firstName: 'Ada Lovelace', source: 'website_footer', page: '/', altcha: await proofFrom(e2eOrigin) },
   });
   expect(response.ok()).toBe(true);
   return { email, mail: await confirmationMail(email) };

@@ -21,6 +21,7 @@ import { OUTBOX_LEASE_MS, type Store } from '../../functions/_lib/store/types';
 import leadsCreate from '../../functions/leads-create';
 import newsletterConfirm from '../../functions/newsletter-confirm';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';
+import { proofFromHandler } from '../support/proof-of-work';
 import newsletterUnsubscribe from '../../functions/newsletter-unsubscribe';
 import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
@@ -99,11 +100,14 @@ async function call(handler: Handler, pathname: string, init: RequestInit & { ip
   return response;
 }
 
-const postJson = (handler: Handler, pathname: string, body: unknown, ip?: string) =>
+/** The form endpoints: a post to one carries a freshly solved proof of work, as the site's forms send. */
+const FORM_PATHS = new Set(['/api/leads/create', '/api/newsletter/subscribe', '/api/subscribers']);
+
+const postJson = async (handler: Handler, pathname: string, body: object, ip?: string) =>
   call(handler, pathname, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    body: JSON.stringify(FORM_PATHS.has(pathname) ? { ...body, altcha: await proofFromHandler() } : body),
     ...(ip ? { ip } : {}),
   });
 

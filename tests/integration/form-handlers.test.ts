@@ -14,11 +14,14 @@ import leadsCreate from '../../functions/leads-create';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';
 import subscribers from '../../functions/subscribers';
 import { createContext } from '../../scripts/harness/functions';
+import { PROOF_OF_WORK_FIELD } from '../../src/shared/schemas';
+import { proofFromHandler } from '../support/proof-of-work';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 
 const ENV_KEYS = [
   'SITE_LOCAL_RUN',
+  'SESSION_SECRET',
   'LOCAL_STORE_DIR',
   'UPSTASH_REDIS_REST_URL',
   'UPSTASH_REDIS_REST_TOKEN',
@@ -29,8 +32,13 @@ let folder: string;
 
 function configure(values: Record<string, string>) {
   for (const key of ENV_KEYS) delete process.env[key];
-  // The handlers run as in the local server, which says it is a local run.
-  Object.assign(process.env, { SITE_LOCAL_RUN: 'true' }, values);
+  // The handlers run as in the local server, which says it is a local run; the secret signs the
+  // proof-of-work challenges (a local run would otherwise keep one in the store's folder).
+  Object.assign(
+    process.env,
+    { SITE_LOCAL_RUN: 'true', SESSION_SECRET: 'form-handlers-secret-0123456789abcdef' },
+    values,
+  );
   resetEnv();
 }
 
@@ -50,8 +58,16 @@ function post(
   };
 }
 
+/**
+ * Calls a form endpoint as the site's forms do: a body given as an object gets a freshly solved
+ * proof of work unless it brings its own `altcha` (a string body is sent as it is).
+ */
 async function call(handler: typeof subscribers, url: string, body: unknown, options?: Parameters<typeof post>[2]) {
-  const { request, context } = post(url, body, options);
+  const withProof =
+    typeof body === 'object' && body !== null && !Array.isArray(body) && !(PROOF_OF_WORK_FIELD in body)
+      ? { ...body, [PROOF_OF_WORK_FIELD]: await proofFromHandler() }
+      : body;
+  const { request, context } = post(url, withProof, options);
   const response = await handler(request, context);
   const text = await response.text();
   return {

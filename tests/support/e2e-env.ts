@@ -29,6 +29,7 @@ export const E2E_ADMIN_PASSWORD = 'e2e admin password 4f9c';
 export const E2E_SESSION_SECRET = 'e2e-session-secret-0123456789abcdef0123';
 
 export const brokenOrigin = `http://localhost:${E2E_BROKEN_PORT}`;
+export const e2eOrigin = `http://localhost:${E2E_PORT}`;
 
 /** Reads the e2e server's embedded store through the store itself, as it is right now. */
 async function readE2EStore<T>(read: (store: Store) => Promise<T>): Promise<T> {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Context } from '@netlify/functions';
 import { createContext, importBundled } from '../../scripts/harness/functions.ts';
 import { PROJECT_ROOT } from '../../scripts/harness/project.ts';
+import { proofFromHandler } from './proof-of-work.ts';
 
 type Handler = (request: Request, context: Context) => Promise<Response>;
 
@@ -16,6 +17,7 @@ const { default: leadsCreate } = await importBundled<{ default: Handler }>(
   root,
   path.join('functions', 'leads-create.ts'),
 );
+const { default: challenge } = await importBundled<{ default: Handler }>(root, path.join('functions', 'challenge.ts'));
 const response = await leadsCreate(
   new Request('http://localhost:4321/api/leads/create', {
     method: 'POST',
@@ -25,6 +27,7 @@ const response = await leadsCreate(
       email: 'midway@example.com',
       source: 'contact_form',
       notes: 'Still there?',
+      altcha: await proofFromHandler(challenge),
     }),
   }),
   createContext({ ip: '203.0.113.99' }),
