@@ -8,7 +8,13 @@
 import { getEnv, isLocalRun, localDataDir, type Env } from '../env';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../rate-limit';
 import { createRedisStore, createUpstashClient } from './redis';
-import { StoreNotConfiguredError, StoreUnavailableError, type Store, type StoreVerbs } from './types';
+import {
+  ChallengeSpentError,
+  StoreNotConfiguredError,
+  StoreUnavailableError,
+  type Store,
+  type StoreVerbs,
+} from './types';
 
 export interface Backend {
   kind: 'upstash' | 'embedded';
@@ -24,7 +30,10 @@ interface Bounded {
 /** The backend of an environment, made once and reused by warm invocations, with its bounded verbs. */
 let cached: { env: Env; backend: Backend; bounded: Bounded } | undefined;
 
-/** Runs a store call with a deadline; any failure becomes StoreUnavailableError. */
+/**
+ * Runs a store call with a deadline; any failure becomes StoreUnavailableError, except a spent
+ * challenge: the store answered, and the submission is what is wrong.
+ */
 async function withDeadline<T>(call: () => Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -33,7 +42,7 @@ async function withDeadline<T>(call: () => Promise<T>, timeoutMs: number): Promi
   try {
     return await Promise.race([call(), deadline]);
   } catch (error) {
-    throw error instanceof StoreUnavailableError
+    throw error instanceof StoreUnavailableError || error instanceof ChallengeSpentError
       ? error
       : new StoreUnavailableError('store call failed', { cause: error });
   } finally {
@@ -57,6 +66,9 @@ function bound({ store, limiter }: Backend, timeoutMs: number): Bounded {
       confirmSubscriber: within(store.confirmSubscriber),
       unsubscribe: within(store.unsubscribe),
       createLead: within(store.createLead),
+      releaseSpam: within(store.releaseSpam),
+      spamOverview: within(store.spamOverview, slow),
+      recordChallengeFailure: within(store.recordChallengeFailure),
       claimOutbox: within(store.claimOutbox),
       completeOutbox: within(store.completeOutbox),
       retryOutbox: within(store.retryOutbox),
