@@ -30,7 +30,10 @@ interface Bounded {
 /** The backend of an environment, made once and reused by warm invocations, with its bounded verbs. */
 let cached: { env: Env; backend: Backend; bounded: Bounded } | undefined;
 
-/** Runs a store call with a deadline; any failure (but a spent challenge) becomes StoreUnavailableError. */
+/**
+ * Runs a store call with a deadline; any failure becomes StoreUnavailableError, except a spent
+ * challenge: the store answered, and the submission is what is wrong.
+ */
 async function withDeadline<T>(call: () => Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -39,9 +42,7 @@ async function withDeadline<T>(call: () => Promise<T>, timeoutMs: number): Promi
   try {
     return await Promise.race([call(), deadline]);
   } catch (error) {
-    // A spent challenge is an answer of the store, not a failure of it.
-    if (error instanceof ChallengeSpentError) throw error;
-    throw error instanceof StoreUnavailableError
+    throw error instanceof StoreUnavailableError || error instanceof ChallengeSpentError
       ? error
       : new StoreUnavailableError('store call failed', { cause: error });
   } finally {
@@ -65,6 +66,9 @@ function bound({ store, limiter }: Backend, timeoutMs: number): Bounded {
       confirmSubscriber: within(store.confirmSubscriber),
       unsubscribe: within(store.unsubscribe),
       createLead: within(store.createLead),
+      releaseSpam: within(store.releaseSpam),
+      spamOverview: within(store.spamOverview, slow),
+      recordChallengeFailure: within(store.recordChallengeFailure),
       claimOutbox: within(store.claimOutbox),
       completeOutbox: within(store.completeOutbox),
       retryOutbox: within(store.retryOutbox),

@@ -4,7 +4,7 @@
  * unsubscription make of a subscriber, and what an attempt makes of an outbox entry. The adapters
  * only decide how the result is written atomically.
  */
-import type { Delivery, Subscriber } from '../../../src/shared/records';
+import type { Delivery, Lead, Subscriber } from '../../../src/shared/records';
 import {
   OUTBOX_RETRY_WINDOW_MS,
   type ConfirmInput,
@@ -93,6 +93,17 @@ export function unsubscribed(subscriber: Subscriber, now: Date): SubscriberChang
     confirmedNow: false,
     entries: [],
   };
+}
+
+/** Whether a lead is held as spam: judged spam and not (yet) released by the owner. */
+export function isHeld(lead: Pick<Lead, 'spam'>): boolean {
+  return lead.spam !== undefined && lead.spam.releasedAt === undefined;
+}
+
+/** A held lead after the owner's "Not spam": from `now` on it is an ordinary lead. */
+export function released(lead: Lead, now: Date): Lead {
+  const { delivery: _delivery, ...rest } = lead;
+  return { ...rest, spam: { reasons: lead.spam?.reasons ?? [], releasedAt: now.toISOString() } };
 }
 
 /** Subscribers by status, from the adapters' counts: whoever is neither pending nor unsubscribed is confirmed. */

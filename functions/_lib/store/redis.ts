@@ -9,8 +9,10 @@ import {
   afterAttempt,
   confirmed,
   deliveryOf,
+  isHeld,
   newState,
   newSubscriber,
+  released,
   revived,
   statusCounts,
   unsubscribed,
@@ -18,6 +20,7 @@ import {
 } from './records';
 import {
   campaignKey,
+  ChallengeSpentError,
   CONFIRMATION_INTERVAL_SECONDS,
   countTable,
   dayOf,
@@ -38,6 +41,8 @@ import {
   type OutboxMessage,
   type OutboxState,
   type Page,
+  type SpamOverview,
+  type SpentChallenge,
   type StatusChange,
   type Store,
   type SubscribeInput,
@@ -56,9 +61,15 @@ export const KEYS = {
   confirmationSent: (email: string) => `sub:confirmation-sent:${email}`,
   lead: (id: string) => `lead:${id}`,
   leadsByCreated: 'leads:by_created',
+  /** Leads held as spam, by when they arrived (ms); a released one moves to leadsByCreated. */
+  leadsHeld: 'leads:held',
   daily: (kind: CountKind, day: string) => `stats:${kind}:${day}`,
   campaigns: (kind: 'leads' | 'subscribers') => `stats:campaigns:${kind}`,
   honeypot: 'stats:honeypot',
+  /** Submissions refused for their proof of work, per endpoint. */
+  challengeFailures: 'stats:challenge-failures',
+  /** A spent proof-of-work challenge: holds when it expires (ms), and goes away then. */
+  spentChallenge: (id: string) => `challenge:spent:${id}`,
   session: (id: string) => `admin:session:${id}`,
   loginAttempts: (client: string) => `admin:login-attempts:${client}`,
   /** A form submission's idempotency key (scoped per endpoint by the caller); holds what it stored. */
@@ -96,20 +107,42 @@ end
 `;
 
 /**
+ * Lua shared by the writes that may carry a proof-of-work challenge. spent(key, now) tells whether
+ * the challenge of that key ('' for none) was spent and has not expired by now (ms): the stored
+ * expiry is compared with the caller's clock, so the store's `now` decides, as in the SQLite
+ * store. spend(key, expires, ttl) marks it spent until then (ttl '' when it has expired already).
+ */
+const CHALLENGE_LUA = `
+local function spent(key, now)
+  if key == '' then return false end
+  local expires = redis.call('GET', key)
+  return expires ~= false and tonumber(expires) > tonumber(now)
+end
+local function spend(key, expires, ttl)
+  if key ~= '' and ttl ~= '' then redis.call('SET', key, expires, 'PX', ttl) end
+end
+`;
+
+/**
  * A subscription, atomically. A new address is created pending, indexed and counted; a known one
  * is left as it is. The confirmation e-mail (ARGV[8], queue()'s JSON, or '') is queued unless one
  * was queued for the address less than ARGV[9] seconds ago. With an idempotency key (KEYS[5]) seen
- * before, nothing changes and the record stored under the e-mail it holds is returned.
- * KEYS: record, index, daily counts, confirmation-sent[, idempotency key]. ARGV: record JSON, now
- * (ms), e-mail, source, daily ttl, subscriber key prefix, idempotency ttl, confirmation, interval,
- * campaign key. Returns { created (0/1), record JSON or false, repeated (0/1), queued (0/1) }.
+ * before, nothing changes and the record stored under the e-mail it holds is returned; otherwise
+ * a spent challenge (KEYS[6]) changes nothing either, and answers spent. Both checks come before
+ * any write.
+ * KEYS: record, index, daily counts, confirmation-sent, idempotency key or '', challenge key or ''.
+ * ARGV: record JSON, now (ms), e-mail, source, daily ttl, subscriber key prefix, idempotency ttl,
+ * confirmation, interval, campaign key, challenge expiry (ms), its mark's ttl (ms) or ''.
+ * Returns { created (0/1), record JSON or false, repeated (0/1), queued (0/1), spent (0/1) }.
  */
-const SUBSCRIBE_SCRIPT = `${QUEUE_LUA}
-if KEYS[5] then
+const SUBSCRIBE_SCRIPT = `${QUEUE_LUA}${CHALLENGE_LUA}
+if KEYS[5] ~= '' then
   local first = redis.call('GET', KEYS[5])
-  if first then return { 0, redis.call('GET', ARGV[6] .. first), 1, 0 } end
-  redis.call('SET', KEYS[5], ARGV[3], 'EX', ARGV[7])
+  if first then return { 0, redis.call('GET', ARGV[6] .. first), 1, 0, 0 } end
 end
+if spent(KEYS[6], ARGV[2]) then return { 0, false, 0, 0, 1 } end
+if KEYS[5] ~= '' then redis.call('SET', KEYS[5], ARGV[3], 'EX', ARGV[7]) end
+spend(KEYS[6], ARGV[11], ARGV[12])
 local record = redis.call('GET', KEYS[1])
 local created = 0
 if not record then
@@ -131,7 +164,7 @@ if ARGV[8] ~= '' then
     queued = 1
   end
 end
-return { created, record, 0, queued }
+return { created, record, 0, queued, 0 }
 `;
 
 /**
@@ -157,25 +190,70 @@ return 1
 `;
 
 /**
- * Appends a lead with its outbox entries, indexed and counted, atomically. With an idempotency key
- * (KEYS[4]) seen before, nothing is written and the first lead is returned; otherwise the key is
- * kept, holding the id. KEYS: record, index, daily counts[, idempotency key]. ARGV: lead JSON,
- * score (ms), id, source, daily ttl, lead key prefix, idempotency ttl, entries JSON or '', campaign key.
- * Returns the stored lead's JSON.
+ * Appends a lead with its outbox entries, indexed and counted, atomically; a held spam lead
+ * (ARGV[10] = 1) is only kept and indexed among the held ones (KEYS[2]), not counted. With an
+ * idempotency key (KEYS[4]) seen before, nothing is written and the first lead is returned;
+ * otherwise a spent challenge (KEYS[5]) writes nothing and answers spent; otherwise the key is
+ * kept, holding the id, and the challenge marked spent.
+ * KEYS: record, index (the leads', or the held ones'), daily counts, idempotency key or '',
+ * challenge key or ''. ARGV: lead JSON, score (ms), id, source, daily ttl, lead key prefix,
+ * idempotency ttl, entries JSON or '', campaign key, held (1/0), challenge expiry (ms), its
+ * mark's ttl (ms) or ''. Returns { 1, the stored (or first) lead's JSON } or { 0 } when spent.
  */
-const LEAD_SCRIPT = `${QUEUE_LUA}
-if KEYS[4] then
+const LEAD_SCRIPT = `${QUEUE_LUA}${CHALLENGE_LUA}
+if KEYS[4] ~= '' then
   local first = redis.call('GET', KEYS[4])
-  if first then return redis.call('GET', ARGV[6] .. first) end
-  redis.call('SET', KEYS[4], ARGV[3], 'EX', ARGV[7])
+  if first then return { 1, redis.call('GET', ARGV[6] .. first) } end
 end
+if spent(KEYS[5], ARGV[2]) then return { 0 } end
+if KEYS[4] ~= '' then redis.call('SET', KEYS[4], ARGV[3], 'EX', ARGV[7]) end
+spend(KEYS[5], ARGV[11], ARGV[12])
 redis.call('SET', KEYS[1], ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-redis.call('HINCRBY', KEYS[3], ARGV[4], 1)
-redis.call('EXPIRE', KEYS[3], ARGV[5])
-redis.call('HINCRBY', '${KEYS.campaigns('leads')}', ARGV[9], 1)
-if ARGV[8] ~= '' then queue(ARGV[8]) end
-return ARGV[1]
+if ARGV[10] == '0' then
+  redis.call('HINCRBY', KEYS[3], ARGV[4], 1)
+  redis.call('EXPIRE', KEYS[3], ARGV[5])
+  redis.call('HINCRBY', '${KEYS.campaigns('leads')}', ARGV[9], 1)
+  if ARGV[8] ~= '' then queue(ARGV[8]) end
+end
+return { 1, ARGV[1] }
+`;
+
+/**
+ * "Not spam", as a compare-and-set on the held lead's record: it is replaced only if it still is
+ * what the caller read and the lead is still held (else 0, and the caller reads again). The lead
+ * moves from the held index to the leads' under its original score, is counted under its original
+ * day, source and campaign, and its outbox entries are queued.
+ * KEYS: record, held index, leads index, daily counts of its day. ARGV: record as read, released
+ * record, id, score (ms), source, daily ttl, entries JSON or '', campaign key.
+ */
+const RELEASE_SCRIPT = `${QUEUE_LUA}
+if redis.call('GET', KEYS[1]) ~= ARGV[1] or not redis.call('ZSCORE', KEYS[2], ARGV[3]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('ZREM', KEYS[2], ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
+redis.call('HINCRBY', KEYS[4], ARGV[5], 1)
+redis.call('EXPIRE', KEYS[4], ARGV[6])
+redis.call('HINCRBY', '${KEYS.campaigns('leads')}', ARGV[8], 1)
+if ARGV[7] ~= '' then queue(ARGV[7]) end
+return 1
+`;
+
+/**
+ * The Spam section in one round trip: how many leads are held, one page of them (newest first),
+ * and the honeypot's and the proof of work's refusals. ARGV: first, last (ranks).
+ */
+const SPAM_SCRIPT = `
+local leads = {}
+for i, id in ipairs(redis.call('ZRANGE', '${KEYS.leadsHeld}', ARGV[1], ARGV[2], 'REV')) do
+  leads[i] = redis.call('GET', '${KEYS.lead('')}' .. id) or ''
+end
+return {
+  redis.call('ZCARD', '${KEYS.leadsHeld}'),
+  leads,
+  redis.call('HGETALL', '${KEYS.honeypot}'),
+  redis.call('HGETALL', '${KEYS.challengeFailures}')
+}
 `;
 
 /**
@@ -332,7 +410,8 @@ return {
   redis.call('ZCARD', '${KEYS.outboxDue}'),
   redis.call('ZCARD', '${KEYS.outboxDead}'),
   redis.call('HGETALL', '${KEYS.campaigns('leads')}'),
-  redis.call('HGETALL', '${KEYS.campaigns('subscribers')}')
+  redis.call('HGETALL', '${KEYS.campaigns('subscribers')}'),
+  redis.call('ZCARD', '${KEYS.leadsHeld}')
 }
 `;
 
@@ -369,6 +448,17 @@ function queued(entries: NewOutboxEntry[], now: Date): string {
       };
     }),
   );
+}
+
+/**
+ * The challenge's part of a write: its key ('' without one) and the ARGV pair spend() takes, the
+ * expiry and how long the mark is kept from `now` ('' when the challenge has expired already).
+ */
+function challengeArgs(challenge: SpentChallenge | undefined, now: Date): { key: string; args: [string, string] } {
+  if (!challenge) return { key: '', args: ['', ''] };
+  const expires = challenge.expiresAt.getTime();
+  const ttl = expires - now.getTime();
+  return { key: KEYS.spentChallenge(challenge.id), args: [String(expires), ttl > 0 ? String(ttl) : ''] };
 }
 
 /** A lead with the states of its entries, from [lead JSON, [state JSON…]] pairs. */
@@ -453,17 +543,19 @@ export function createRedisStore(redis: Redis): Store {
     async subscribe(
       input: SubscribeInput,
       now: Date,
-      { idempotencyKey, confirmation }: SubscribeWriteOptions = {},
+      { idempotencyKey, confirmation, challenge }: SubscribeWriteOptions = {},
     ): Promise<SubscribeResult> {
       const incoming = newSubscriber(input, now);
+      const spending = challengeArgs(challenge, now);
       const keys = [
         KEYS.subscriber(input.email),
         KEYS.subscribersByCreated,
         KEYS.daily('subscribers', dayOf(now)),
         KEYS.confirmationSent(input.email),
+        idempotencyKey ? KEYS.idempotency(idempotencyKey) : '',
+        spending.key,
       ];
-      if (idempotencyKey) keys.push(KEYS.idempotency(idempotencyKey));
-      const [created, encoded, repeated, queuedNow] = (await redis.eval(SUBSCRIBE_SCRIPT, keys, [
+      const [created, encoded, repeated, queuedNow, spent] = (await redis.eval(SUBSCRIBE_SCRIPT, keys, [
         JSON.stringify(incoming),
         String(now.getTime()),
         input.email,
@@ -474,7 +566,9 @@ export function createRedisStore(redis: Redis): Store {
         confirmation ? queued([confirmation], now) : '',
         String(CONFIRMATION_INTERVAL_SECONDS),
         campaignKey(input.attribution),
-      ])) as [number | string, string | null, number | string, number | string];
+        ...spending.args,
+      ])) as [number | string, string | null, number | string, number | string, number | string];
+      if (Number(spent) === 1) throw new ChallengeSpentError();
       if (Number(repeated) === 1)
         return {
           subscriber: encoded ? toSubscriber(encoded) : undefined,
@@ -495,11 +589,18 @@ export function createRedisStore(redis: Redis): Store {
 
     unsubscribe: (email: string, now: Date) => changeStatus(email, now, (subscriber) => unsubscribed(subscriber, now)),
 
-    async createLead(input: LeadInput, now: Date, { idempotencyKey, outbox }: LeadWriteOptions = {}) {
+    async createLead(input: LeadInput, now: Date, { idempotencyKey, outbox, challenge }: LeadWriteOptions = {}) {
       const lead: Lead = { id: crypto.randomUUID(), ...input, createdAt: now.toISOString() };
-      const keys = [KEYS.lead(lead.id), KEYS.leadsByCreated, KEYS.daily('leads', dayOf(now))];
-      if (idempotencyKey) keys.push(KEYS.idempotency(idempotencyKey));
-      const stored = await redis.eval(LEAD_SCRIPT, keys, [
+      const held = isHeld(lead);
+      const spending = challengeArgs(challenge, now);
+      const keys = [
+        KEYS.lead(lead.id),
+        held ? KEYS.leadsHeld : KEYS.leadsByCreated,
+        KEYS.daily('leads', dayOf(now)),
+        idempotencyKey ? KEYS.idempotency(idempotencyKey) : '',
+        spending.key,
+      ];
+      const [stored, encoded] = (await redis.eval(LEAD_SCRIPT, keys, [
         JSON.stringify(lead),
         String(now.getTime()),
         lead.id,
@@ -507,11 +608,61 @@ export function createRedisStore(redis: Redis): Store {
         String(DAILY_TTL_SECONDS),
         KEYS.lead(''),
         String(IDEMPOTENCY_TTL_SECONDS),
-        queued(outbox?.(lead) ?? [], now),
+        // A held lead queues nothing: its e-mails and webhook wait for the owner's "Not spam".
+        held ? '' : queued(outbox?.(lead) ?? [], now),
         campaignKey(lead.attribution),
-      ]);
+        held ? '1' : '0',
+        ...spending.args,
+      ])) as [number | string, string | null | undefined];
+      if (Number(stored) === 0) throw new ChallengeSpentError();
       // A repeat gives back the first lead as it was stored (leads are never deleted).
-      return parseRecord<Lead>(stored) ?? lead;
+      return parseRecord<Lead>(encoded) ?? lead;
+    },
+
+    async releaseSpam(id: string, now: Date, outbox: (lead: Lead) => NewOutboxEntry[]) {
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        const current = await redis.get<string>(KEYS.lead(id));
+        const lead = parseRecord<Lead>(current);
+        if (typeof current !== 'string' || !lead || !isHeld(lead)) return undefined;
+        const next = released(lead, now);
+        const entries = outbox(next);
+        const applied = await redis.eval(
+          RELEASE_SCRIPT,
+          [KEYS.lead(id), KEYS.leadsHeld, KEYS.leadsByCreated, KEYS.daily('leads', dayOf(new Date(lead.createdAt)))],
+          [
+            current,
+            JSON.stringify(next),
+            id,
+            String(Date.parse(lead.createdAt)),
+            lead.source,
+            String(DAILY_TTL_SECONDS),
+            queued(entries, now),
+            campaignKey(lead.attribution),
+          ],
+        );
+        // Its entries are the ones just queued: their states need no second read.
+        if (Number(applied) === 1)
+          return { ...next, delivery: entries.map((entry) => deliveryOf(newState(entry, now))) };
+      }
+      throw new Error('the lead kept changing during its release');
+    },
+
+    async spamOverview({ offset, limit }: Page): Promise<SpamOverview> {
+      const [held, leads, honeypot, challengeFailures] = (await redis.eval(
+        SPAM_SCRIPT,
+        [],
+        [String(offset), String(offset + limit - 1)],
+      )) as [number, unknown[], unknown, unknown];
+      return {
+        held: Number(held),
+        leads: leads.flatMap((encoded) => parseRecord<Lead>(encoded) ?? []),
+        honeypot: countsOf(honeypot),
+        challengeFailures: countsOf(challengeFailures),
+      };
+    },
+
+    async recordChallengeFailure(endpoint: string) {
+      await redis.hincrby(KEYS.challengeFailures, endpoint, 1);
     },
 
     async claimOutbox(now: Date, limit: number, ids?: string[]) {
@@ -638,6 +789,7 @@ export function createRedisStore(redis: Redis): Store {
         outboxDead,
         leadCampaigns,
         subscriberCampaigns,
+        spamHeld,
       ] = (await redis.eval(DASHBOARD_SCRIPT, [], [String(offset), String(limit), ...days])) as [
         number,
         number,
@@ -652,6 +804,7 @@ export function createRedisStore(redis: Redis): Store {
         number,
         unknown,
         unknown,
+        number,
       ];
       return {
         subscriberTotal: Number(subscriberTotal),
@@ -664,6 +817,7 @@ export function createRedisStore(redis: Redis): Store {
         leadDaily: dailyFrom(days, leadDaily),
         outbox: { pending: Number(outboxPending), dead: Number(outboxDead) },
         campaignCounts: { leads: countsOf(leadCampaigns), subscribers: countsOf(subscriberCampaigns) },
+        spamHeld: Number(spamHeld),
       };
     },
 

@@ -14,19 +14,31 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
 import { z } from 'zod';
-import type { Attribution, Consent, Delivery, Lead, Subscriber, SubscriberStatus } from '../../../src/shared/records';
+import type {
+  Attribution,
+  Consent,
+  ContentCheck,
+  Delivery,
+  Lead,
+  SpamMark,
+  Subscriber,
+  SubscriberStatus,
+} from '../../../src/shared/records';
 import {
   afterAttempt,
   confirmed,
   deliveryOf,
+  isHeld,
   newState,
   newSubscriber,
+  released,
   revived,
   unsubscribed,
   type SubscriberChange,
 } from './records';
 import {
   campaignKey,
+  ChallengeSpentError,
   CONFIRMATION_INTERVAL_SECONDS,
   countTable,
   dayOf,
@@ -48,6 +60,8 @@ import {
   type OutboxMessage,
   type OutboxState,
   type Page,
+  type SpamOverview,
+  type SpentChallenge,
   type StatusChange,
   type Store,
   type SubscribeInput,
@@ -157,6 +171,22 @@ const MIGRATIONS = [
    ALTER TABLE leads ADD COLUMN page TEXT;
    ALTER TABLE leads ADD COLUMN attribution TEXT;
    ALTER TABLE leads ADD COLUMN campaign TEXT NOT NULL DEFAULT '${NO_CAMPAIGN}	${NO_CAMPAIGN}	${NO_CAMPAIGN}';`,
+  `-- 1 while a lead is held as spam: kept, but listed and counted only by the Spam section.
+   ALTER TABLE leads ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+   -- The spam mark (SpamMark) and the content check's verdict (ContentCheck), as JSON.
+   ALTER TABLE leads ADD COLUMN spam TEXT;
+   ALTER TABLE leads ADD COLUMN content_check TEXT;
+   -- Every list and count of leads asks for held or not first.
+   DROP INDEX leads_newest;
+   CREATE INDEX leads_newest ON leads (held, created_at DESC, seq DESC);
+   DROP INDEX leads_by_day;
+   CREATE INDEX leads_by_day ON leads (held, day, source);
+   CREATE INDEX leads_by_campaign ON leads (held, campaign);
+   -- Proof-of-work challenges already solved once, until they expire (ms).
+   CREATE TABLE spent_challenges (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
+   CREATE INDEX spent_challenges_expiry ON spent_challenges (expires_at);
+   -- Submissions refused for their proof of work, per endpoint.
+   CREATE TABLE challenge_failures (endpoint TEXT PRIMARY KEY, count INTEGER NOT NULL);`,
 ];
 
 /** Applies the migrations this database has not had yet, inside the caller's transaction. */
@@ -272,6 +302,8 @@ function leadOf(fields: {
   createdAt: string;
   page?: string | undefined;
   attribution?: Attribution | undefined;
+  spam?: SpamMark | undefined;
+  contentCheck?: ContentCheck | undefined;
 }): Lead {
   const lead: Lead = {
     id: fields.id,
@@ -285,6 +317,8 @@ function leadOf(fields: {
   if (fields.notes !== undefined) lead.notes = fields.notes;
   if (fields.page !== undefined) lead.page = fields.page;
   if (fields.attribution !== undefined) lead.attribution = fields.attribution;
+  if (fields.spam !== undefined) lead.spam = fields.spam;
+  if (fields.contentCheck !== undefined) lead.contentCheck = fields.contentCheck;
   return lead;
 }
 
@@ -300,6 +334,8 @@ function toLead(row: Row): Lead {
     createdAt: text(row, 'created_at'),
     page: optionalText(row, 'page'),
     attribution: optionalJson<Attribution>(row, 'attribution'),
+    spam: optionalJson<SpamMark>(row, 'spam'),
+    contentCheck: optionalJson<ContentCheck>(row, 'content_check'),
   });
 }
 
@@ -326,7 +362,7 @@ function insertSubscriber(database: Database, subscriber: Subscriber, conflict: 
 /** Writes a lead row; `OR IGNORE` keeps a row already there (the import). */
 function insertLead(database: Database, lead: Lead, conflict: 'fail' | 'ignore' = 'fail'): void {
   database.run(
-    `INSERT ${conflict === 'ignore' ? 'OR IGNORE ' : ''}INTO leads (id, name, email, email_ascii, company, source, notes, created_at, day, page, attribution, campaign) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT ${conflict === 'ignore' ? 'OR IGNORE ' : ''}INTO leads (id, name, email, email_ascii, company, source, notes, created_at, day, page, attribution, campaign, held, spam, content_check) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     lead.id,
     lead.name,
     lead.email,
@@ -339,6 +375,9 @@ function insertLead(database: Database, lead: Lead, conflict: 'fail' | 'ignore' 
     lead.page ?? null,
     lead.attribution ? JSON.stringify(lead.attribution) : null,
     campaignKey(lead.attribution),
+    isHeld(lead) ? 1 : 0,
+    lead.spam ? JSON.stringify(lead.spam) : null,
+    lead.contentCheck ? JSON.stringify(lead.contentCheck) : null,
   );
 }
 
@@ -594,6 +633,25 @@ export function createSqliteStore(directory: string): SqliteStore {
     return undefined;
   }
 
+  /**
+   * Marks a proof-of-work challenge spent until it expires, in the caller's transaction; a
+   * challenge spent before (and not yet expired at `now`) throws ChallengeSpentError, which rolls
+   * the whole transaction back, so the write stores nothing. Expired marks are pruned on the way.
+   */
+  function spendChallenge(database: Database, challenge: SpentChallenge | undefined, now: Date): void {
+    if (!challenge) return;
+    database.run('DELETE FROM spent_challenges WHERE expires_at <= ?', now.getTime());
+    if (database.get('SELECT 1 AS spent FROM spent_challenges WHERE id = ?', challenge.id))
+      throw new ChallengeSpentError();
+    // One that has expired already would be pruned by the next write: nothing to keep.
+    if (challenge.expiresAt.getTime() > now.getTime())
+      database.run(
+        'INSERT INTO spent_challenges (id, expires_at) VALUES (?, ?)',
+        challenge.id,
+        challenge.expiresAt.getTime(),
+      );
+  }
+
   const subscriberRow = (database: Database, email: string) =>
     database.get('SELECT * FROM subscribers WHERE email = ?', email);
 
@@ -621,7 +679,7 @@ export function createSqliteStore(directory: string): SqliteStore {
 
   function listLeads(database: Database, { offset, limit }: Page): Lead[] {
     const leads = database
-      .all('SELECT * FROM leads ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?', limit, offset)
+      .all('SELECT * FROM leads WHERE held = 0 ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?', limit, offset)
       .map(toLead);
     const deliveries = deliveriesOf(
       database,
@@ -634,7 +692,7 @@ export function createSqliteStore(directory: string): SqliteStore {
   function dailyCounts(database: Database, kind: CountKind, days: string[]): DailyCounts {
     const sql = {
       leads:
-        'SELECT day, source, count(*) AS count FROM leads WHERE day IN (SELECT value FROM json_each(?)) GROUP BY day, source',
+        'SELECT day, source, count(*) AS count FROM leads WHERE held = 0 AND day IN (SELECT value FROM json_each(?)) GROUP BY day, source',
       subscribers:
         'SELECT day, first_source AS source, count(*) AS count FROM subscribers WHERE day IN (SELECT value FROM json_each(?)) GROUP BY day, first_source',
       confirmations:
@@ -649,8 +707,18 @@ export function createSqliteStore(directory: string): SqliteStore {
     return counts;
   }
 
-  const count = (database: Database, table: 'subscribers' | 'leads') =>
-    integer(database.get(`SELECT count(*) AS count FROM ${table}`) ?? {}, 'count');
+  /** Subscribers; leads, those held as spam apart. */
+  const count = (database: Database, what: 'subscribers' | 'leads' | 'held') =>
+    integer(
+      database.get(
+        {
+          subscribers: 'SELECT count(*) AS count FROM subscribers',
+          leads: 'SELECT count(*) AS count FROM leads WHERE held = 0',
+          held: 'SELECT count(*) AS count FROM leads WHERE held = 1',
+        }[what],
+      ) ?? {},
+      'count',
+    );
 
   function subscriberStatusCounts(database: Database) {
     const counts = { pending: 0, confirmed: 0, unsubscribed: 0 };
@@ -674,8 +742,11 @@ export function createSqliteStore(directory: string): SqliteStore {
 
   function campaignCounts(database: Database, table: 'subscribers' | 'leads'): Record<string, number> {
     const counts = countTable();
-    for (const row of database.all(`SELECT campaign, count(*) AS count FROM ${table} GROUP BY campaign`))
-      counts[text(row, 'campaign')] = integer(row, 'count');
+    const sql =
+      table === 'leads'
+        ? 'SELECT campaign, count(*) AS count FROM leads WHERE held = 0 GROUP BY campaign'
+        : 'SELECT campaign, count(*) AS count FROM subscribers GROUP BY campaign';
+    for (const row of database.all(sql)) counts[text(row, 'campaign')] = integer(row, 'count');
     return counts;
   }
 
@@ -702,6 +773,14 @@ export function createSqliteStore(directory: string): SqliteStore {
       return { subscriber: next, changed };
     });
 
+  /** Submissions caught before storing, per endpoint: by the honeypot, or for their proof of work. */
+  function endpointCounts(database: Database, table: 'honeypot' | 'challenge_failures'): Record<string, number> {
+    const counts = countTable();
+    for (const row of database.all(`SELECT endpoint, count FROM ${table}`))
+      counts[text(row, 'endpoint')] = integer(row, 'count');
+    return counts;
+  }
+
   function outboxEntry(row: Row): OutboxEntry {
     return {
       ...(JSON.parse(text(row, 'state')) as OutboxState),
@@ -710,7 +789,11 @@ export function createSqliteStore(directory: string): SqliteStore {
   }
 
   return {
-    subscribe: (input: SubscribeInput, now: Date, { idempotencyKey, confirmation }: SubscribeWriteOptions = {}) =>
+    subscribe: (
+      input: SubscribeInput,
+      now: Date,
+      { idempotencyKey, confirmation, challenge }: SubscribeWriteOptions = {},
+    ) =>
       write((database): SubscribeResult => {
         const firstEmail = claimKey(database, idempotencyKey, input.email, now);
         if (firstEmail !== undefined) {
@@ -722,6 +805,7 @@ export function createSqliteStore(directory: string): SqliteStore {
             confirmationQueued: false,
           };
         }
+        spendChallenge(database, challenge, now);
         const existing = subscriberRow(database, input.email);
         const subscriber = existing ? toSubscriber(existing) : newSubscriber(input, now);
         if (!existing) insertSubscriber(database, subscriber);
@@ -741,7 +825,7 @@ export function createSqliteStore(directory: string): SqliteStore {
 
     unsubscribe: (email: string, now: Date) => changeStatus(email, now, (subscriber) => unsubscribed(subscriber, now)),
 
-    createLead: (input: LeadInput, now: Date, { idempotencyKey, outbox }: LeadWriteOptions = {}) =>
+    createLead: (input: LeadInput, now: Date, { idempotencyKey, outbox, challenge }: LeadWriteOptions = {}) =>
       write((database) => {
         const lead = leadOf({ ...input, id: crypto.randomUUID(), createdAt: now.toISOString() });
         const firstId = claimKey(database, idempotencyKey, lead.id, now);
@@ -750,9 +834,41 @@ export function createSqliteStore(directory: string): SqliteStore {
           const row = database.get('SELECT * FROM leads WHERE id = ?', firstId);
           if (row) return toLead(row);
         }
+        spendChallenge(database, challenge, now);
         insertLead(database, lead);
-        insertEntries(database, outbox?.(lead) ?? [], now);
+        // A held lead queues nothing: its e-mails and webhook wait for the owner's "Not spam".
+        if (!isHeld(lead)) insertEntries(database, outbox?.(lead) ?? [], now);
         return lead;
+      }),
+
+    releaseSpam: (id: string, now: Date, outbox: (lead: Lead) => NewOutboxEntry[]) =>
+      write((database): Lead | undefined => {
+        const row = database.get('SELECT * FROM leads WHERE id = ? AND held = 1', id);
+        if (!row) return undefined;
+        // Its day, source and campaign columns are those of its arrival: it is counted there.
+        const next = released(toLead(row), now);
+        database.run('UPDATE leads SET held = 0, spam = ? WHERE id = ?', JSON.stringify(next.spam), id);
+        const entries = outbox(next);
+        insertEntries(database, entries, now);
+        return { ...next, delivery: entries.map((entry) => deliveryOf(newState(entry, now))) };
+      }),
+
+    spamOverview: ({ offset, limit }: Page) =>
+      read((database): SpamOverview => ({
+        held: count(database, 'held'),
+        leads: database
+          .all('SELECT * FROM leads WHERE held = 1 ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?', limit, offset)
+          .map(toLead),
+        honeypot: endpointCounts(database, 'honeypot'),
+        challengeFailures: endpointCounts(database, 'challenge_failures'),
+      })),
+
+    recordChallengeFailure: (endpoint: string) =>
+      write((database) => {
+        database.run(
+          'INSERT INTO challenge_failures (endpoint, count) VALUES (?, 1) ON CONFLICT (endpoint) DO UPDATE SET count = count + 1',
+          endpoint,
+        );
       }),
 
     claimOutbox: (now: Date, limit: number, ids?: string[]) =>
@@ -842,13 +958,7 @@ export function createSqliteStore(directory: string): SqliteStore {
 
     dailyCounts: (kind: CountKind, days: string[]) => read((database) => dailyCounts(database, kind, days)),
 
-    honeypotCounts: () =>
-      read((database) => {
-        const counts = countTable();
-        for (const row of database.all('SELECT endpoint, count FROM honeypot'))
-          counts[text(row, 'endpoint')] = integer(row, 'count');
-        return counts;
-      }),
+    honeypotCounts: () => read((database) => endpointCounts(database, 'honeypot')),
 
     dashboard: (days: string[], page: Page) =>
       read((database): DashboardData => {
@@ -867,6 +977,7 @@ export function createSqliteStore(directory: string): SqliteStore {
           },
           subscribers: listSubscribers(database, page),
           leads: listLeads(database, page),
+          spamHeld: count(database, 'held'),
         };
       }),
 
