@@ -3,6 +3,7 @@ import { requireClientKey } from './_lib/client';
 import { endpoint, errorResponse, json, requireMethod } from './_lib/http';
 import { newChallenge } from './_lib/proof-of-work';
 import { getRateLimiter } from './_lib/store/get-store';
+import { StoreUnavailableError } from './_lib/store/types';
 
 /**
  * A proof-of-work challenge for one form submission, in ALTCHA's JSON format. Issuing one costs
@@ -11,8 +12,14 @@ import { getRateLimiter } from './_lib/store/get-store';
 export default endpoint({ name: 'challenge', headers: { 'Cache-Control': 'no-store' } }, async (req, context) => {
   requireMethod(req, ['GET']);
   const client = requireClientKey(context.ip);
-  const limit = await (await getRateLimiter()).limit(`challenge:${client}`);
-  if (!limit.success) {
+  const limit = await (await getRateLimiter()).limit(`challenge:${client}`).catch((error: unknown) => {
+    // A challenge stores nothing: with the store down it is still handed out, and the submission
+    // it is solved for meets the store's own 503, which the form reports.
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    console.error(`[challenge] rate limit skipped, store unavailable: ${error.message}`);
+    return undefined;
+  });
+  if (limit && !limit.success) {
     const seconds = Math.max(1, Math.ceil((limit.reset - Date.now()) / 1000));
     return errorResponse(429, `Too many challenges. Please try again in ${seconds} seconds.`, {
       headers: { 'Retry-After': String(seconds) },

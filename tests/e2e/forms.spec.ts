@@ -95,7 +95,10 @@ test.describe('when the server cannot store', () => {
     await form.getByLabel('First name').fill('Grace');
     await form.getByLabel('Last name').fill('Hopper');
     await form.getByLabel('E-mail').fill('grace@example.com');
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/subscribers');
     await form.getByRole('button', { name: 'Subscribe' }).click();
+    // The submission, with its proof of work, reached the server, whose store failed.
+    expect((await answered).status()).toBe(503);
     const toast = page.getByRole('region', { name: 'Notification' }).getByRole('listitem');
     await expect(toast).toContainText('Subscription failed');
     await expect(toast).toContainText('There was an error subscribing to the newsletter. Please try again.');
@@ -111,7 +114,9 @@ test.describe('when the server cannot store', () => {
     await form.getByLabel('First name').fill('Grace');
     await form.getByLabel('Last name').fill('Hopper');
     await form.getByLabel('E-mail').fill('grace@example.com');
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/leads/create');
     await form.getByRole('button', { name: 'Send me the guide' }).click();
+    expect((await answered).status()).toBe(503);
     await expect(form.getByRole('alert')).toHaveText('There was an error processing your request. Please try again.');
     await expect(form.getByLabel('E-mail')).toHaveValue('grace@example.com');
   });

@@ -143,9 +143,9 @@ describe('request checks', () => {
   describe('the body limit of 16 KB', () => {
     // Written out, not read from the code: raising the limit must fail here.
     const LIMIT = 16_384;
-    /** A valid lead whose JSON is padded with spaces to exactly `bytes` bytes. */
-    const leadOfSize = (bytes: number) => {
-      const body = JSON.stringify(LEAD);
+    /** A valid lead, with its proof of work, whose JSON is padded with spaces to exactly `bytes` bytes. */
+    const leadOfSize = async (bytes: number) => {
+      const body = JSON.stringify({ ...LEAD, [PROOF_OF_WORK_FIELD]: await proofFromHandler() });
       return body + ' '.repeat(bytes - Buffer.byteLength(body));
     };
     /** The body with its length declared in Content-Length (a Request built from a string declares none by itself). */
@@ -169,7 +169,7 @@ describe('request checks', () => {
     ] as const;
 
     test.each(senders)('16 KB exactly is accepted, %s', async (_label, send) => {
-      const request = send(leadOfSize(LIMIT));
+      const request = send(await leadOfSize(LIMIT));
       expect(request.headers.get('content-length')).toBe(send === declared ? String(LIMIT) : null);
       const response = await leadsCreate(request, createContext({ ip: '203.0.113.80' }));
       expect(response.status).toBe(201);
@@ -177,14 +177,14 @@ describe('request checks', () => {
     });
 
     test.each(senders)('16 KB and one byte answers 413, %s, and stores nothing', async (_label, send) => {
-      const response = await leadsCreate(send(leadOfSize(LIMIT + 1)), createContext({ ip: '203.0.113.81' }));
+      const response = await leadsCreate(send(await leadOfSize(LIMIT + 1)), createContext({ ip: '203.0.113.81' }));
       expect(response.status).toBe(413);
       expect(await response.json()).toEqual({ error: 'The body is larger than 16384 bytes' });
       expect(await fileStore().countLeads()).toBe(0);
     });
 
     test('a declared length over the limit is refused before a byte of the body is read', async () => {
-      const request = declared(leadOfSize(LIMIT + 1));
+      const request = declared(await leadOfSize(LIMIT + 1));
       const response = await leadsCreate(request, createContext({ ip: '203.0.113.82' }));
       expect(response.status).toBe(413);
       expect(request.bodyUsed).toBe(false);
@@ -599,9 +599,10 @@ describe('on Upstash Redis', () => {
   });
 
   test('a store that hangs answers 503 within seconds, with no URL or token in the body', async () => {
+    const altcha = await proofFromHandler();
     bridge.setBroken(true);
     const started = Date.now();
-    const { status, text } = await call(subscribers, '/api/subscribers', VALID);
+    const { status, text } = await call(subscribers, '/api/subscribers', { ...VALID, altcha });
     const elapsed = Date.now() - started;
     expect(status).toBe(503);
     expect(elapsed).toBeLessThan(8000);
@@ -661,9 +662,10 @@ describe('on Upstash Redis', () => {
   });
 
   test('a stopped Redis answers 503 and nothing pretends to succeed', async () => {
+    const altcha = await proofFromHandler();
     await redis.stop();
     try {
-      const { status, text } = await call(subscribers, '/api/subscribers', VALID);
+      const { status, text } = await call(subscribers, '/api/subscribers', { ...VALID, altcha });
       expect(status).toBe(503);
       expect(text).not.toContain(TOKEN);
     } finally {

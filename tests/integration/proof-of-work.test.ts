@@ -10,7 +10,13 @@ import { createChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { resetEnv } from '../../functions/_lib/env';
-import { CHALLENGE_TTL_MS, DIFFICULTY, newChallenge, PROOF_OF_WORK_PROBLEMS } from '../../functions/_lib/proof-of-work';
+import {
+  CHALLENGE_TTL_MS,
+  DIFFICULTY,
+  newChallenge,
+  PROOF_OF_WORK_PROBLEMS,
+  type ProofOfWorkProblem,
+} from '../../functions/_lib/proof-of-work';
 import { createRedisStore, createUpstashClient } from '../../functions/_lib/store/redis';
 import { createSqliteStore } from '../../functions/_lib/store/sqlite';
 import type { Store } from '../../functions/_lib/store/types';
@@ -157,7 +163,7 @@ describe.each(stores)('on %s', (_label, open) => {
       expect(await form.count(store)).toBe(1);
     });
 
-    test.each([
+    test.each<[string, () => unknown, ProofOfWorkProblem | undefined]>([
       ['no solution', () => undefined, 'missing'],
       ['an empty one', () => '', 'missing'],
       ['one that is not base64 JSON', () => 'bm90IGpzb24=', 'malformed'],
@@ -175,7 +181,7 @@ describe.each(stores)('on %s', (_label, open) => {
         },
         'invalid',
       ],
-    ] as const)('%s gets 422 and stores nothing', async (_label, make, problem) => {
+    ])('%s gets 422 and stores nothing', async (_label, make, problem) => {
       const { status, json } = await send(form, await make());
       expect(status).toBe(422);
       if (problem)

@@ -28,7 +28,8 @@ export async function proofFrom(origin: string): Promise<string> {
 type Handler = (request: Request, context: Context) => Promise<Response>;
 
 /** An address in a /64 of its own (documentation range), so the challenges never meet a test's rate limit. */
-const randomClient = () => `2001:db8:${(Math.random() * 0xffff) | 0}:${(Math.random() * 0xffff) | 0}::1`;
+const group = () => ((Math.random() * 0xffff) | 0).toString(16);
+const randomClient = () => `2001:db8:${group()}:${group()}::1`;
 
 /**
  * A solved proof of work from the challenge function, in this process's environment: the
