@@ -64,6 +64,20 @@ export interface Overview {
   /** The first page of each list. */
   subscribers: ListPage<Subscriber>;
   leads: ListPage<Lead>;
+  /** Leads held as spam, waiting for the owner's look in the Spam section. */
+  spam: { held: number };
+}
+
+/**
+ * GET /api/admin/spam: one page of the leads held as spam, newest first, and the submissions
+ * refused before anything was stored, per form endpoint (`leads-create`, `newsletter-subscribe`).
+ */
+export interface SpamPage {
+  leads: ListPage<Lead>;
+  /** Caught by the honeypot. */
+  honeypot: Record<string, number>;
+  /** Refused for a missing, invalid, expired or spent proof of work. */
+  challengeFailures: Record<string, number>;
 }
 
 /**

@@ -13,6 +13,7 @@ import adminLogin from '../../functions/admin-login';
 import adminLogout from '../../functions/admin-logout';
 import adminOverview from '../../functions/admin-overview';
 import adminSession from '../../functions/admin-session';
+import adminSpam from '../../functions/admin-spam';
 import adminSubscribers from '../../functions/admin-subscribers';
 import { hashPassword, SESSION_COOKIE, signSession } from '../../functions/_lib/admin/auth';
 import { resetEnv } from '../../functions/_lib/env';
@@ -20,7 +21,7 @@ import { createRedisStore, createUpstashClient, KEYS } from '../../functions/_li
 import { createSqliteStore, DATABASE_FILE, type SqliteStore } from '../../functions/_lib/store/sqlite';
 import type { Store } from '../../functions/_lib/store/types';
 import type { Lead, Subscriber } from '../../src/shared/records';
-import type { Overview } from '../../src/shared/api';
+import type { Overview, SpamPage } from '../../src/shared/api';
 import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
@@ -105,6 +106,9 @@ async function login(password = PASSWORD, ip = '203.0.113.9') {
   return { response, cookie };
 }
 
+/** A lead id no lead has. */
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
 /** Every admin data endpoint, as a request carrying the given cookie. */
 const DATA_ENDPOINTS: [string, Handler, (cookie?: string) => Request, Record<string, string>?][] = [
   ['GET /api/admin/overview', adminOverview, (cookie) => request('/api/admin/overview', { cookie })],
@@ -121,6 +125,13 @@ const DATA_ENDPOINTS: [string, Handler, (cookie?: string) => Request, Record<str
     adminSubscribers,
     (cookie) => request('/api/admin/subscribers/a%40example.com', { method: 'DELETE', cookie, body: {} }),
     { email: 'a%40example.com' },
+  ],
+  ['GET /api/admin/spam', adminSpam, (cookie) => request('/api/admin/spam?page=1', { cookie })],
+  [
+    'POST /api/admin/spam/{id}/release',
+    adminSpam,
+    (cookie) => request(`/api/admin/spam/${UNKNOWN_ID}/release`, { method: 'POST', cookie, body: {} }),
+    { id: UNKNOWN_ID },
   ],
 ];
 
@@ -338,7 +349,7 @@ describe('admin data endpoints', () => {
 
   test('with a valid session they answer, and the session endpoint says so', async () => {
     const { cookie } = await login();
-    for (const [, handler, build, params] of DATA_ENDPOINTS.filter(([name]) => !name.startsWith('DELETE'))) {
+    for (const [, handler, build, params] of DATA_ENDPOINTS.filter(([name]) => name.startsWith('GET'))) {
       expect((await run(handler, build(cookie), '203.0.113.9', params)).status).toBe(200);
     }
     expect(await (await run(adminSession, request('/api/admin/session', { cookie }))).json()).toEqual({
@@ -542,6 +553,128 @@ describe('when the store fails, nobody is let in and nothing is shown', () => {
     const session = await run(adminSession, request('/api/admin/session', { cookie }));
     expect(session.status).toBe(503);
     expect(await session.json()).toEqual(STORE_UNAVAILABLE);
+  });
+});
+
+describe('the Spam section', () => {
+  const SPAM = { reasons: ['Akismet: spam'] };
+
+  /** POST /api/admin/spam/{id}/release, the path segment as given; the deliveries it starts are kept to be awaited. */
+  function release(id: string, cookie?: string, headers: Record<string, string> = {}) {
+    const deliveries: Promise<unknown>[] = [];
+    const response = adminSpam(
+      request(`/api/admin/spam/${id}/release`, { method: 'POST', cookie, body: {}, headers }),
+      createContext({ ip: '203.0.113.9', params: { id }, waitUntil: (promise) => deliveries.push(promise) }),
+    );
+    return { response, delivered: async () => Promise.all(deliveries) };
+  }
+
+  async function spamPage(cookie?: string, page = 1) {
+    const response = await run(adminSpam, request(`/api/admin/spam?page=${page}`, { cookie }));
+    expect(response.status).toBe(200);
+    return (await response.json()) as SpamPage;
+  }
+
+  test('lists the held leads, newest first, apart from the leads, with what the honeypot and the proof of work refused', async () => {
+    const store = createFileStore(folder);
+    const now = Date.now();
+    const held = [];
+    for (let index = 0; index < 21; index += 1)
+      held.push(
+        await store.createLead(
+          { name: `Held ${index}`, email: `h${index}@example.com`, source: 'contact_form', spam: SPAM },
+          new Date(now + index),
+        ),
+      );
+    await store.createLead({ name: 'Real', email: 'real@example.com', source: 'zoho_guide' }, new Date(now));
+    await store.recordHoneypot('leads-create', new Date(now));
+    await store.recordChallengeFailure('newsletter-subscribe', new Date(now));
+    await store.recordChallengeFailure('newsletter-subscribe', new Date(now));
+    const { cookie } = await login();
+
+    const first = await spamPage(cookie);
+    expect(first).toMatchObject({
+      leads: { total: 21, page: 1, pageSize: 20 },
+      honeypot: { 'leads-create': 1 },
+      challengeFailures: { 'newsletter-subscribe': 2 },
+    });
+    expect(first.leads.items[0]).toEqual(held[20]);
+    expect((await spamPage(cookie, 2)).leads.items).toEqual([held[0]]);
+    const overview = (await (await run(adminOverview, request('/api/admin/overview', { cookie }))).json()) as Overview;
+    expect(overview.spam).toEqual({ held: 21 });
+    expect(overview.leads.items.map((lead) => lead.name)).toEqual(['Real']);
+  });
+
+  test('"Not spam" answers 200 with the lead, sends its notification, and a second release answers 404', async () => {
+    const store = createFileStore(folder);
+    const lead = await store.createLead(
+      { name: 'Real', email: 'real@example.com', source: 'contact_form', spam: SPAM },
+      new Date(),
+    );
+    const { cookie } = await login();
+    const { response, delivered } = release(lead.id, cookie);
+    expect((await response).status).toBe(200);
+    const body = (await (await response).json()) as { lead: Lead };
+    expect(body.lead).toMatchObject({ id: lead.id, name: 'Real', spam: { reasons: SPAM.reasons } });
+    expect(body.lead.spam?.releasedAt).toEqual(expect.any(String));
+    await delivered();
+    // Without mail settings, a local run writes the e-mail to the local outbox folder.
+    const entries = await store.listOutbox({ offset: 0, limit: 10 });
+    expect(entries.map((entry) => [entry.ref, entry.kind, entry.status])).toEqual([
+      [lead.id, 'lead-notification', 'delivered'],
+    ]);
+
+    const again = release(lead.id, cookie);
+    expect((await again.response).status).toBe(404);
+    expect(await (await again.response).json()).toEqual({ error: 'No lead of that id is held as spam' });
+    expect(await store.listOutbox({ offset: 0, limit: 10 })).toHaveLength(1);
+    const overview = (await (await run(adminOverview, request('/api/admin/overview', { cookie }))).json()) as Overview;
+    expect(overview.spam).toEqual({ held: 0 });
+    expect(overview.leads.items.map((item) => item.id)).toEqual([lead.id]);
+    expect((await spamPage(cookie)).leads).toMatchObject({ items: [], total: 0 });
+  });
+
+  test.each([
+    ['an id that is not a lead id', 'not-a-uuid', 404],
+    ['an unknown id', UNKNOWN_ID, 404],
+    ['an uppercase id', UNKNOWN_ID.toUpperCase(), 404],
+    ['a malformed percent-escape', '%E0%A4%A', 400],
+  ])('releasing with %s answers %i and queues nothing', async (_label, id, status) => {
+    const store = createFileStore(folder);
+    const { cookie } = await login();
+    const { response } = release(id, cookie);
+    expect((await response).status).toBe(status);
+    expect(await store.listOutbox({ offset: 0, limit: 10 })).toEqual([]);
+  });
+
+  test('an ordinary lead cannot be released: 404, and nothing is queued again', async () => {
+    const store = createFileStore(folder);
+    const lead = await store.createLead(
+      { name: 'Real', email: 'real@example.com', source: 'contact_form' },
+      new Date(),
+    );
+    const { cookie } = await login();
+    expect((await release(lead.id, cookie).response).status).toBe(404);
+    expect(await store.listOutbox({ offset: 0, limit: 10 })).toEqual([]);
+  });
+
+  test('a cross-site release answers 403 and the lead stays held', async () => {
+    const store = createFileStore(folder);
+    const lead = await store.createLead(
+      { name: 'Held', email: 'held@example.com', source: 'contact_form', spam: SPAM },
+      new Date(),
+    );
+    const { cookie } = await login();
+    expect((await release(lead.id, cookie, { 'sec-fetch-site': 'cross-site' }).response).status).toBe(403);
+    expect((await release(lead.id, cookie, { origin: 'https://evil.example' }).response).status).toBe(403);
+    expect((await store.spamOverview({ offset: 0, limit: 10 })).held).toBe(1);
+  });
+
+  test('other methods answer 405', async () => {
+    const { cookie } = await login();
+    const response = await run(adminSpam, request('/api/admin/spam', { method: 'DELETE', cookie, body: {} }));
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, POST');
   });
 });
 

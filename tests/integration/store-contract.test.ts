@@ -8,7 +8,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRedisStore, createUpstashClient } from '../../functions/_lib/store/redis';
 import { createSqliteStore, type SqliteStore } from '../../functions/_lib/store/sqlite';
-import { dayOf, type Store } from '../../functions/_lib/store/types';
+import {
+  ChallengeSpentError,
+  dayOf,
+  type NewOutboxEntry,
+  type SpentChallenge,
+  type Store,
+} from '../../functions/_lib/store/types';
+import type { Lead } from '../../src/shared/records';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 
@@ -68,6 +75,40 @@ afterAll(async () => {
 
 const NOW = new Date('2026-11-20T10:00:00.000Z');
 const LATER = new Date('2026-11-21T09:30:00.000Z');
+
+/** A solved challenge that expires five minutes after NOW. */
+const challenge = (id = crypto.randomUUID()): SpentChallenge => ({
+  id,
+  expiresAt: new Date(NOW.getTime() + 5 * 60_000),
+});
+const minutesAfterNow = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+
+/** What a lead judged spam carries. */
+const SPAM = { reasons: ['Akismet: spam', '7 links in the message (at most 3 allowed)'] };
+
+/** A lead's notification and webhook, as leads-create composes them (their content does not matter here). */
+const leadEntries = (lead: Lead): NewOutboxEntry[] => [
+  {
+    id: crypto.randomUUID(),
+    kind: 'lead-notification',
+    ref: lead.id,
+    to: 'team@example.com',
+    message: {
+      channel: 'mail',
+      to: ['team@example.com'],
+      subject: `New lead: ${lead.name}`,
+      text: 'Hi',
+      html: '<p>Hi</p>',
+    },
+  },
+  {
+    id: crypto.randomUUID(),
+    kind: 'webhook',
+    ref: lead.id,
+    to: 'crm.example',
+    message: { channel: 'webhook', type: 'lead.created', body: JSON.stringify({ id: lead.id }) },
+  },
+];
 
 describe.each([
   ['Upstash Redis', upstash],
@@ -281,6 +322,7 @@ describe.each([
       campaignCounts: { leads: { '(none)\t(none)\t(none)': 3 }, subscribers: { '(none)\t(none)\t(none)': 3 } },
       subscribers: await store.listSubscribers({ offset: 0, limit: 2 }),
       leads: await store.listLeads({ offset: 0, limit: 2 }),
+      spamHeld: 0,
     });
     expect(view.subscribers.map((subscriber) => subscriber.email)).toEqual(['d2@example.com', 'd1@example.com']);
     expect(view.subscribers[0]?.firstName).toBe('1234');
@@ -401,6 +443,238 @@ describe.each([
     check(await store.honeypotCounts(), 1);
     const view = await store.dashboard([dayOf(NOW)], { offset: 0, limit: 1 });
     check(view.leadDaily[dayOf(NOW)], 2);
+  });
+
+  test('a proof-of-work challenge is spent once: a second write with it stores nothing and throws', async () => {
+    const store = await adapter.fresh();
+    const solved = challenge();
+    await store.createLead({ name: 'First', email: 'first@example.com', source: 'contact_form' }, NOW, {
+      challenge: solved,
+    });
+    await expect(
+      store.createLead({ name: 'Replay', email: 'replay@example.com', source: 'contact_form' }, NOW, {
+        idempotencyKey: 'leads-create:replay',
+        challenge: solved,
+        outbox: leadEntries,
+      }),
+    ).rejects.toBeInstanceOf(ChallengeSpentError);
+    // Any write spends it: a subscription cannot reuse a lead's challenge.
+    await expect(
+      store.subscribe({ email: 'replay@example.com', firstName: 'Replay', source: 'website_footer' }, NOW, {
+        idempotencyKey: 'subscribers:replay',
+        challenge: solved,
+      }),
+    ).rejects.toBeInstanceOf(ChallengeSpentError);
+    expect((await store.listLeads({ offset: 0, limit: 10 })).map((lead) => lead.name)).toEqual(['First']);
+    expect(await store.countSubscribers()).toBe(0);
+    expect(await store.listOutbox({ offset: 0, limit: 10 })).toEqual([]);
+    expect(await store.dailyCounts('leads', [dayOf(NOW)])).toEqual({ [dayOf(NOW)]: { contact_form: 1 } });
+    // The refused writes did not keep their idempotency keys either: sent again with a fresh challenge, they are stored.
+    await store.createLead({ name: 'Replay', email: 'replay@example.com', source: 'contact_form' }, NOW, {
+      idempotencyKey: 'leads-create:replay',
+      challenge: challenge(),
+    });
+    const subscribed = await store.subscribe(
+      { email: 'replay@example.com', firstName: 'Replay', source: 'website_footer' },
+      NOW,
+      { idempotencyKey: 'subscribers:replay', challenge: challenge() },
+    );
+    expect(subscribed).toMatchObject({ created: true, repeated: false });
+    expect(await store.countLeads()).toBe(2);
+  });
+
+  test('the retry of a stored submission, with its spent challenge, gets the first answer', async () => {
+    const store = await adapter.fresh();
+    const solved = challenge();
+    const input = { name: 'Retry', email: 'retry@example.com', source: 'contact_form' };
+    const first = await store.createLead(input, NOW, { idempotencyKey: 'leads-create:retry', challenge: solved });
+    expect(
+      await store.createLead(input, minutesAfterNow(1), { idempotencyKey: 'leads-create:retry', challenge: solved }),
+    ).toEqual(first);
+    const other = challenge();
+    const subscribed = await store.subscribe(
+      { email: 'retry@example.com', firstName: 'Retry', source: 'website_footer' },
+      NOW,
+      { idempotencyKey: 'subscribers:retry', challenge: other },
+    );
+    expect(
+      await store.subscribe(
+        { email: 'retry@example.com', firstName: 'Retry', source: 'website_footer' },
+        minutesAfterNow(1),
+        { idempotencyKey: 'subscribers:retry', challenge: other },
+      ),
+    ).toEqual({ subscriber: subscribed.subscriber, created: false, repeated: true, confirmationQueued: false });
+    expect(await store.countLeads()).toBe(1);
+  });
+
+  test('a challenge is spent until it expires, and no longer', async () => {
+    const store = await adapter.fresh();
+    const solved = challenge();
+    const input = { name: 'Late', email: 'late@example.com', source: 'zoho_guide' };
+    await store.createLead(input, NOW, { challenge: solved });
+    await expect(store.createLead(input, minutesAfterNow(4), { challenge: solved })).rejects.toBeInstanceOf(
+      ChallengeSpentError,
+    );
+    // At its expiry the mark is gone (the form endpoint refuses an expired challenge before the store sees it).
+    await store.createLead(input, minutesAfterNow(5), { challenge: solved });
+    await store.createLead(input, minutesAfterNow(6), { challenge: solved });
+    expect(await store.countLeads()).toBe(3);
+  });
+
+  test('20 writes at once with the same challenge leave exactly one record', async () => {
+    const store = await adapter.fresh();
+    const solved = challenge();
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, index) =>
+        index % 2
+          ? store.createLead({ name: `L${index}`, email: `l${index}@example.com`, source: 'contact_form' }, NOW, {
+              challenge: solved,
+              outbox: leadEntries,
+            })
+          : store.subscribe({ email: `s${index}@example.com`, firstName: `S${index}`, source: 'website_footer' }, NOW, {
+              challenge: solved,
+            }),
+      ),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    for (const result of results)
+      if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(ChallengeSpentError);
+    expect((await store.countLeads()) + (await store.countSubscribers())).toBe(1);
+  });
+
+  test('a lead judged spam is held: kept for the Spam section, but not listed, counted or queued', async () => {
+    const store = await adapter.fresh();
+    const queued: Lead[] = [];
+    const held = await store.createLead(
+      {
+        name: 'Spammy',
+        email: 'spam@example.com',
+        source: 'contact_form',
+        notes: 'Buy now',
+        attribution: { utm_source: 'spam', utm_campaign: 'spam' },
+        spam: SPAM,
+        contentCheck: { service: 'akismet', verdict: 'spam' },
+      },
+      NOW,
+      {
+        outbox: (lead) => {
+          queued.push(lead);
+          return leadEntries(lead);
+        },
+      },
+    );
+    expect(held).toMatchObject({ spam: SPAM, contentCheck: { service: 'akismet', verdict: 'spam' } });
+    expect(queued).toEqual([]);
+    expect(await store.listLeads({ offset: 0, limit: 10 })).toEqual([]);
+    expect(await store.countLeads()).toBe(0);
+    expect(await store.dailyCounts('leads', [dayOf(NOW)])).toEqual({});
+    expect(await store.listOutbox({ offset: 0, limit: 10 })).toEqual([]);
+    const view = await store.dashboard([dayOf(NOW)], { offset: 0, limit: 10 });
+    expect(view).toMatchObject({ leadTotal: 0, leads: [], leadDaily: {}, campaignCounts: { leads: {} }, spamHeld: 1 });
+    expect(await store.spamOverview({ offset: 0, limit: 10 })).toEqual({
+      held: 1,
+      leads: [held],
+      honeypot: {},
+      challengeFailures: {},
+    });
+  });
+
+  test('the Spam section lists held leads newest first, page by page, beside the ordinary ones', async () => {
+    const store = await adapter.fresh();
+    for (let index = 0; index < 5; index += 1) {
+      await store.createLead(
+        { name: `Held ${index}`, email: `h${index}@example.com`, source: 'zoho_guide', spam: SPAM },
+        minutesAfterNow(index),
+      );
+      await store.createLead(
+        {
+          name: `Lead ${index}`,
+          email: `l${index}@example.com`,
+          source: 'zoho_guide',
+          contentCheck: { service: 'akismet', verdict: 'unchecked', error: 'HTTP 500' },
+        },
+        minutesAfterNow(index),
+      );
+    }
+    const first = await store.spamOverview({ offset: 0, limit: 2 });
+    expect(first.held).toBe(5);
+    expect(first.leads.map((lead) => lead.name)).toEqual(['Held 4', 'Held 3']);
+    expect((await store.spamOverview({ offset: 4, limit: 2 })).leads.map((lead) => lead.name)).toEqual(['Held 0']);
+    const leads = await store.listLeads({ offset: 0, limit: 10 });
+    expect(leads.map((lead) => lead.name)).toEqual(['Lead 4', 'Lead 3', 'Lead 2', 'Lead 1', 'Lead 0']);
+    expect(leads[0]?.contentCheck).toEqual({ service: 'akismet', verdict: 'unchecked', error: 'HTTP 500' });
+    expect(await store.countLeads()).toBe(5);
+  });
+
+  test('"Not spam" makes a held lead an ordinary one, counted under its arrival, with its entries queued', async () => {
+    const store = await adapter.fresh();
+    const attribution = { utm_source: 'linkedin', utm_medium: 'social', utm_campaign: 'autumn' };
+    const held = await store.createLead(
+      { name: 'Real', email: 'real@example.com', source: 'contact_form', attribution, spam: SPAM },
+      NOW,
+    );
+    const newer = await store.createLead({ name: 'Newer', email: 'newer@example.com', source: 'zoho_guide' }, LATER);
+    const releasedAt = new Date(LATER.getTime() + 3_600_000);
+    const released = await store.releaseSpam(held.id, releasedAt, leadEntries);
+    expect(released).toMatchObject({
+      ...held,
+      spam: { reasons: SPAM.reasons, releasedAt: releasedAt.toISOString() },
+    });
+    expect(released?.delivery?.map((delivery) => [delivery.kind, delivery.status])).toEqual([
+      ['lead-notification', 'pending'],
+      ['webhook', 'pending'],
+    ]);
+    // Listed where its arrival puts it, with the deliveries it now has.
+    const leads = await store.listLeads({ offset: 0, limit: 10 });
+    expect(leads.map((lead) => lead.id)).toEqual([newer.id, held.id]);
+    expect(leads[1]).toEqual(released);
+    expect(await store.countLeads()).toBe(2);
+    expect(await store.dailyCounts('leads', [dayOf(NOW), dayOf(LATER), dayOf(releasedAt)])).toEqual({
+      [dayOf(NOW)]: { contact_form: 1 },
+      [dayOf(LATER)]: { zoho_guide: 1 },
+    });
+    const view = await store.dashboard([dayOf(NOW)], { offset: 0, limit: 10 });
+    expect(view.campaignCounts.leads).toEqual({ 'linkedin	social	autumn': 1, '(none)	(none)	(none)': 1 });
+    expect(view.spamHeld).toBe(0);
+    expect((await store.listOutbox({ offset: 0, limit: 10 })).map((entry) => [entry.ref, entry.kind])).toEqual([
+      [held.id, 'webhook'],
+      [held.id, 'lead-notification'],
+    ]);
+    expect(await store.spamOverview({ offset: 0, limit: 10 })).toMatchObject({ held: 0, leads: [] });
+    // Released already, never held, or unknown: nothing to release.
+    expect(await store.releaseSpam(held.id, releasedAt, leadEntries)).toBeUndefined();
+    expect(await store.releaseSpam(newer.id, releasedAt, leadEntries)).toBeUndefined();
+    expect(await store.releaseSpam(crypto.randomUUID(), releasedAt, leadEntries)).toBeUndefined();
+    expect(await store.listOutbox({ offset: 0, limit: 10 })).toHaveLength(2);
+  });
+
+  test('of 10 releases of one lead at once, exactly one queues its entries', async () => {
+    const store = await adapter.fresh();
+    const held = await store.createLead(
+      { name: 'Once', email: 'once@example.com', source: 'contact_form', spam: SPAM },
+      NOW,
+    );
+    const results = await Promise.all(Array.from({ length: 10 }, () => store.releaseSpam(held.id, LATER, leadEntries)));
+    expect(results.filter((result) => result !== undefined)).toHaveLength(1);
+    expect(await store.listOutbox({ offset: 0, limit: 50 })).toHaveLength(2);
+    expect(await store.countLeads()).toBe(1);
+    expect(await store.dailyCounts('leads', [dayOf(NOW)])).toEqual({ [dayOf(NOW)]: { contact_form: 1 } });
+  });
+
+  test('counts submissions refused for their proof of work per endpoint, beside the honeypot', async () => {
+    const store = await adapter.fresh();
+    for (const endpoint of ['leads-create', 'leads-create', 'newsletter-subscribe', '__proto__', 'constructor'])
+      await store.recordChallengeFailure(endpoint, NOW);
+    await store.recordHoneypot('leads-create', NOW);
+    const { honeypot, challengeFailures } = await store.spamOverview({ offset: 0, limit: 10 });
+    expect(honeypot).toEqual({ 'leads-create': 1 });
+    expect(Object.getPrototypeOf(challengeFailures)).toBeNull();
+    expect(Object.entries(challengeFailures).sort()).toEqual([
+      ['__proto__', 1],
+      ['constructor', 1],
+      ['leads-create', 2],
+      ['newsletter-subscribe', 1],
+    ]);
   });
 
   test('erases a subscriber on request', async () => {

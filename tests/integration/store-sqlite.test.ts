@@ -1,7 +1,8 @@
 /**
  * What only the embedded SQLite store has to prove (the shared contract is in store-contract):
- * the old JSON store file is imported once and never harms the data, and a process killed in the
- * middle of writing loses no write it had acknowledged and leaves no lock behind.
+ * the old JSON store file is imported once and never harms the data, a process killed in the
+ * middle of writing loses no write it had acknowledged and leaves no lock behind, a database of
+ * an older schema is migrated, and spent challenges do not pile up.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -256,5 +257,69 @@ describe('loading', () => {
     const local = { UPSTASH_REDIS_REST_URL: '', UPSTASH_REDIS_REST_TOKEN: '', LOCAL_STORE_DIR: folder };
     expect(loadsSqlite(local)).toEqual({ backend: 'none', sqlite: false });
     expect(loadsSqlite({ ...local, SITE_LOCAL_RUN: 'true' })).toEqual({ backend: 'embedded', sqlite: true });
+  });
+});
+
+describe('the schema', () => {
+  const database = () => new DatabaseSync(path.join(folder, DATABASE_FILE));
+
+  test('a database from before held spam leads is migrated: its leads stay listed and counted', async () => {
+    const store = open();
+    const lead = await store.createLead({ name: 'Old', email: 'old@example.com', source: 'contact_form' }, new Date());
+    store.close();
+    // Back to the shape of version 1: no held, spam or content_check column, no challenge tables.
+    const db = database();
+    db.exec(`DROP INDEX leads_newest; DROP INDEX leads_by_day; DROP INDEX leads_by_campaign;
+      ALTER TABLE leads DROP COLUMN held; ALTER TABLE leads DROP COLUMN spam; ALTER TABLE leads DROP COLUMN content_check;
+      CREATE INDEX leads_newest ON leads (created_at DESC, seq DESC); CREATE INDEX leads_by_day ON leads (day, source);
+      DROP TABLE spent_challenges; DROP TABLE challenge_failures; PRAGMA user_version = 1;`);
+    db.close();
+
+    const reopened = open();
+    expect(await reopened.listLeads({ offset: 0, limit: 10 })).toEqual([{ ...lead, delivery: [] }]);
+    expect(await reopened.countLeads()).toBe(1);
+    await reopened.createLead(
+      { name: 'Spam', email: 'spam@example.com', source: 'contact_form', spam: { reasons: ['Akismet: spam'] } },
+      new Date(),
+    );
+    await reopened.recordChallengeFailure('leads-create', new Date());
+    expect(await reopened.spamOverview({ offset: 0, limit: 10 })).toMatchObject({
+      held: 1,
+      challengeFailures: { 'leads-create': 1 },
+    });
+    reopened.close();
+    const migrated = database();
+    try {
+      expect(migrated.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
+      const indexes = migrated
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'leads' AND sql IS NOT NULL")
+        .all();
+      for (const name of ['leads_newest', 'leads_by_day', 'leads_by_campaign'])
+        expect(indexes.find((index) => index.name === name)?.sql).toContain('held');
+    } finally {
+      migrated.close();
+    }
+  });
+
+  test('spent challenges are forgotten once they expire: later writes prune them', async () => {
+    const store = open();
+    const now = Date.now();
+    for (let index = 0; index < 3; index += 1)
+      await store.createLead({ name: 'A', email: 'a@example.com', source: 'contact_form' }, new Date(now), {
+        challenge: { id: `challenge-${index}`, expiresAt: new Date(now + 60_000) },
+      });
+    await store.subscribe(
+      { email: 'b@example.com', firstName: 'B', source: 'website_footer' },
+      new Date(now + 120_000),
+      {
+        challenge: { id: 'challenge-later', expiresAt: new Date(now + 180_000) },
+      },
+    );
+    const db = database();
+    try {
+      expect(db.prepare('SELECT id FROM spent_challenges').all()).toEqual([{ id: 'challenge-later' }]);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -65,6 +65,7 @@ export async function overview(store: StoreVerbs, now: Date): Promise<Overview> 
     sources: { subscribers: bySource(subscriberDaily), leads: bySource(leadDaily) },
     subscribers: { items: subscribers, total: subscriberTotal, page: 1, pageSize: PAGE_SIZE },
     leads: { items: leads, total: leadTotal, page: 1, pageSize: PAGE_SIZE },
+    spam: { held: data.spamHeld },
   };
 }
 

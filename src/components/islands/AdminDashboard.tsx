@@ -3,8 +3,16 @@ import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { apiRequest, errorText } from '../../lib/api';
 import { formatDateTime, formatShortDate } from '../../lib/format';
 import { queryClient } from '../../lib/query-client';
-import type { CampaignRow, DeliverySetup, ListPage, OutboxItem, Overview } from '../../shared/api';
-import type { Attribution, Delivery, DeliveryKind, Lead, Subscriber, SubscriberStatus } from '../../shared/records';
+import type { CampaignRow, DeliverySetup, ListPage, OutboxItem, Overview, SpamPage } from '../../shared/api';
+import type {
+  Attribution,
+  ContentCheck,
+  Delivery,
+  DeliveryKind,
+  Lead,
+  Subscriber,
+  SubscriberStatus,
+} from '../../shared/records';
 import { toast } from '../../stores/toasts';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -66,6 +74,7 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
         cardTitle={(lead) => <CardTitle title={lead.name} when={when(lead.createdAt)} />}
         csv
       />
+      <Spam held={overview.data?.spam.held} />
       <Records<Subscriber>
         title="Subscribers"
         endpoint="/api/admin/subscribers"
@@ -389,6 +398,7 @@ const LEAD_COLUMNS: Column<Lead>[] = [
       <span className="grid min-w-40 gap-1">
         {lead.source}
         {origin(lead.page, lead.attribution)}
+        <LeadChecks lead={lead} />
       </span>
     ),
   },
@@ -399,6 +409,152 @@ const LEAD_COLUMNS: Column<Lead>[] = [
   },
   { header: 'Delivery', cell: (lead) => <LeadDelivery deliveries={lead.delivery} />, stackInCard: true },
 ];
+
+/** What the content check said, in a line: `Akismet: spam`, `Akismet: not checked (HTTP 500)`. */
+function verdictText(check: ContentCheck): string {
+  const service = { akismet: 'Akismet' }[check.service];
+  if (check.verdict === 'unchecked') return `${service}: not checked${check.error ? ` (${check.error})` : ''}`;
+  return `${service}: ${check.verdict === 'spam' ? 'spam' : 'not spam'}`;
+}
+
+/**
+ * What the owner should know about an ordinary lead's checks: its content could not be checked
+ * (kept as if it had passed), or it was judged spam and released by hand.
+ */
+function LeadChecks({ lead }: { lead: Lead }) {
+  const unchecked = lead.contentCheck?.verdict === 'unchecked';
+  const releasedAt = lead.spam?.releasedAt;
+  if (!unchecked && !releasedAt) return null;
+  return (
+    <span className="grid gap-0.5 text-xs text-ink-600">
+      {unchecked && lead.contentCheck && <span className="wrap-anywhere">{verdictText(lead.contentCheck)}</span>}
+      {releasedAt && <span>Released from spam {when(releasedAt)}</span>}
+    </span>
+  );
+}
+
+/** Why a held lead was judged spam: each reason, and the content check's verdict if it was not one of them. */
+function SpamReasons({ lead }: { lead: Lead }) {
+  const reasons = lead.spam?.reasons ?? [];
+  const verdict = lead.contentCheck && verdictText(lead.contentCheck);
+  return (
+    <span className="grid min-w-48 gap-1">
+      {reasons.length > 0 && (
+        <ul className="grid list-disc gap-0.5 pl-4">
+          {reasons.map((reason) => (
+            <li key={reason} className="wrap-anywhere">
+              {reason}
+            </li>
+          ))}
+        </ul>
+      )}
+      {verdict && !reasons.includes(verdict) && <span className="text-xs text-ink-600">Content check: {verdict}</span>}
+    </span>
+  );
+}
+
+const SPAM_COLUMNS: Column<Lead>[] = [
+  { header: 'Date', cell: (lead) => moment(lead.createdAt), className: 'whitespace-nowrap', inCard: false },
+  { header: 'Name', cell: (lead) => lead.name, inCard: false },
+  { header: 'E-mail', cell: (lead) => lead.email },
+  { header: 'Company', cell: (lead) => lead.company ?? '' },
+  {
+    header: 'Message',
+    cell: (lead) => lead.notes && <span className="min-w-40 md:line-clamp-4 md:max-w-xs">{lead.notes}</span>,
+    stackInCard: true,
+  },
+  {
+    header: 'Source',
+    cell: (lead) => (
+      <span className="grid min-w-40 gap-1">
+        {lead.source}
+        {origin(lead.page, lead.attribution)}
+      </span>
+    ),
+  },
+  { header: 'Why', cell: (lead) => <SpamReasons lead={lead} />, stackInCard: true },
+];
+
+/** How the form endpoints are named to the owner; an endpoint not listed shows its own name. */
+const ENDPOINT_NAMES: Partial<Record<string, string>> = {
+  'leads-create': 'Contact form and guide requests',
+  'newsletter-subscribe': 'Newsletter sign-ups',
+};
+
+/** Submissions refused before anything was stored, in all and per form. */
+function Refused({ label, counts }: { label: string; counts: Record<string, number> }) {
+  const rows = Object.entries(counts).sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((sum, [, value]) => sum + value, 0);
+  return (
+    <div className="rounded-(--radius-card) bg-white p-5 text-sm ring-1 ring-ink-100">
+      <dt className="font-semibold text-ink-600">{label}</dt>
+      <dd className="mt-1 text-2xl font-extrabold tracking-tight">{count(total)}</dd>
+      {rows.length > 0 && (
+        <dd>
+          <ul className="mt-2 grid gap-1">
+            {rows.map(([endpoint, value]) => (
+              <li key={endpoint} className="flex justify-between gap-3">
+                <span className="min-w-0 wrap-anywhere">{ENDPOINT_NAMES[endpoint] ?? endpoint}</span>
+                <span className="text-ink-600 tabular-nums">{count(value)}</span>
+              </li>
+            ))}
+          </ul>
+        </dd>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Leads judged spam, held apart: not counted, notified or sent to the webhook until the owner
+ * says "Not spam". Above them, what the honeypot and the proof of work refused outright.
+ */
+function Spam({ held }: { held?: number }) {
+  const [page, setPage] = useState(1);
+  const query = useQuery<SpamPage>({
+    queryKey: [`/api/admin/spam?page=${page}`],
+    placeholderData: (previous) => previous,
+  });
+  const data = query.data;
+  const total = data?.leads.total ?? held;
+  return (
+    <section aria-labelledby="spam-title" className="grid min-w-0 gap-4">
+      <div className="grid gap-1">
+        <h3 id="spam-title" className="text-xl font-bold">
+          Spam {total !== undefined && <span className="font-normal text-ink-600">({count(total)} held)</span>}
+        </h3>
+        <p className="text-sm text-ink-600">
+          Held leads are not counted, notified or sent to your webhook. &ldquo;Not spam&rdquo; moves one to the leads
+          and sends its notifications.
+        </p>
+      </div>
+      {query.error && <FormAlert tone="error">{errorText(query.error)}</FormAlert>}
+      {data && (
+        <dl className="grid gap-4 sm:grid-cols-2">
+          <Refused label="Caught by the honeypot" counts={data.honeypot} />
+          <Refused label="Refused for their proof of work" counts={data.challengeFailures} />
+        </dl>
+      )}
+      {!data ? (
+        !query.error && <p className="text-ink-600">Loading…</p>
+      ) : data.leads.items.length === 0 ? (
+        <p className="rounded-(--radius-card) bg-ink-50 p-6 text-ink-700 ring-1 ring-ink-100">
+          No spam held. Messages judged spam wait here for your look instead of reaching your inbox.
+        </p>
+      ) : (
+        <RecordList
+          label="Held as spam"
+          rows={data.leads.items}
+          rowKey={(lead) => lead.id}
+          columns={SPAM_COLUMNS}
+          action={(lead) => <ReleaseSpam lead={lead} />}
+          cardTitle={(lead) => <CardTitle title={lead.name} when={moment(lead.createdAt)} />}
+        />
+      )}
+      {data && <Pages title="Spam" list={data.leads} page={page} onPage={setPage} />}
+    </section>
+  );
+}
 
 const STATUS_TONE: Record<SubscriberStatus, 'success' | 'waiting' | 'neutral'> = {
   confirmed: 'success',
@@ -548,7 +704,6 @@ function Records<T>({
     placeholderData: (previous) => previous,
   });
   const data = page === 1 && initial ? initial : query.data;
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   const id = `${title.toLowerCase()}-title`;
 
   return (
@@ -587,22 +742,39 @@ function Records<T>({
               cardTitle={cardTitle}
             />
           )}
-          {data && pages > 1 && (
-            <nav aria-label={`${title} pages`} className="flex flex-wrap items-center gap-3 text-sm">
-              <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Previous
-              </Button>
-              <span>
-                Page {count(page)} of {count(pages)}
-              </span>
-              <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-                Next
-              </Button>
-            </nav>
-          )}
+          {data && <Pages title={title} list={data} page={page} onPage={setPage} />}
         </div>
       )}
     </section>
+  );
+}
+
+/** Previous and Next under a list of more than one page. */
+function Pages<T>({
+  title,
+  list,
+  page,
+  onPage,
+}: {
+  title: string;
+  list: ListPage<T>;
+  page: number;
+  onPage: (page: number) => void;
+}) {
+  const pages = Math.max(1, Math.ceil(list.total / list.pageSize));
+  if (pages <= 1) return null;
+  return (
+    <nav aria-label={`${title} pages`} className="flex flex-wrap items-center gap-3 text-sm">
+      <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </Button>
+      <span>
+        Page {count(page)} of {count(pages)}
+      </span>
+      <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next
+      </Button>
+    </nav>
   );
 }
 
@@ -628,6 +800,34 @@ function RetryDelivery({ delivery }: { delivery: Delivery }) {
   return (
     <Button variant="secondary" size="sm" disabled={busy} onClick={retry} aria-label={`Retry the ${what}`}>
       Retry
+    </Button>
+  );
+}
+
+/** "Not spam": the held lead joins the leads and its notifications go out; then the lists reload. */
+function ReleaseSpam({ lead }: { lead: Lead }) {
+  const client = useQueryClient();
+  const [busy, setBusy] = useState(false);
+
+  async function release() {
+    setBusy(true);
+    try {
+      await apiRequest('POST', `/api/admin/spam/${encodeURIComponent(lead.id)}/release`, {});
+      toast({
+        title: 'Moved to the leads',
+        description: `${lead.name} is among the leads; the notifications are on their way.`,
+      });
+      await client.invalidateQueries();
+    } catch (failure) {
+      toast({ title: 'Could not release the lead', description: errorText(failure), variant: 'destructive' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Button variant="secondary" size="sm" disabled={busy} onClick={release} aria-label={`Not spam: ${lead.name}`}>
+      Not spam
     </Button>
   );
 }

@@ -1,0 +1,45 @@
+import type { Config } from '@netlify/functions';
+import type { SpamPage } from '../src/shared/api';
+import { PAGE_SIZE, pageParam } from './_lib/admin/insights';
+import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
+import { deliverySettings } from './_lib/delivery-settings';
+import { decodePathSegment, endpoint, errorResponse, json, requireMethod } from './_lib/http';
+import { leadEntries } from './_lib/mail/messages';
+import { deliverAfterAnswer } from './_lib/outbox';
+import { getStore } from './_lib/store/get-store';
+
+/**
+ * GET /api/admin/spam: the leads held as spam, newest first, one page at a time, with what the
+ * honeypot and the proof of work refused per form. POST /api/admin/spam/{id}/release ("Not
+ * spam") makes a held lead an ordinary one and sends its notification and webhook at once.
+ */
+export default endpoint({ name: 'admin-spam', headers: ADMIN_HEADERS }, async (req, context) => {
+  requireMethod(req, ['GET', 'POST']);
+  await requireAdmin(req);
+  const store = await getStore();
+  if (req.method === 'POST') {
+    requireSameOrigin(req);
+    const id = decodePathSegment(context.params.id ?? '');
+    // Lead ids are UUIDs: anything else cannot be held, and never reaches the store.
+    if (!/^[0-9a-f-]{36}$/.test(id)) return errorResponse(404, 'No lead of that id is held as spam');
+    let queued: string[] = [];
+    const lead = await store.releaseSpam(id, new Date(), (released) => {
+      const entries = leadEntries(released, deliverySettings(req, context));
+      queued = entries.map((entry) => entry.id);
+      return entries;
+    });
+    if (!lead) return errorResponse(404, 'No lead of that id is held as spam');
+    deliverAfterAnswer(context, store, queued, 'admin-spam');
+    return json(200, { lead });
+  }
+  const page = pageParam(new URL(req.url));
+  const spam = await store.spamOverview({ offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE });
+  const body: SpamPage = {
+    leads: { items: spam.leads, total: spam.held, page, pageSize: PAGE_SIZE },
+    honeypot: spam.honeypot,
+    challengeFailures: spam.challengeFailures,
+  };
+  return json(200, body);
+});
+
+export const config: Config = { path: ['/api/admin/spam', '/api/admin/spam/:id/release'] };
