@@ -21,7 +21,6 @@ import { OUTBOX_LEASE_MS, type Store } from '../../functions/_lib/store/types';
 import leadsCreate from '../../functions/leads-create';
 import newsletterConfirm from '../../functions/newsletter-confirm';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';
-import { proofFromHandler } from '../support/proof-of-work';
 import newsletterUnsubscribe from '../../functions/newsletter-unsubscribe';
 import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
@@ -29,6 +28,10 @@ import { startSmtpSink, type SmtpSink } from '../../scripts/harness/smtp-sink';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import { startWebhookReceiver, type WebhookReceiver } from '../../scripts/harness/webhook-receiver';
 import { GUIDE_PATHS } from '../../src/shared/pages';
+import adminLogin from '../../functions/admin-login';
+import adminSpam from '../../functions/admin-spam';
+import { startFakeAkismet, type FakeAkismet } from '../support/fake-akismet';
+import { proofFromHandler } from '../support/proof-of-work';
 
 type Handler = typeof leadsCreate;
 
@@ -46,21 +49,31 @@ const ENV_KEYS = [
   'LEADS_NOTIFY_TO',
   'LEAD_WEBHOOK_URL',
   'LEAD_WEBHOOK_SECRET',
+  'AKISMET_API_KEY',
+  'AKISMET_ENDPOINT',
+  'ADMIN_PASSWORD',
+  'SESSION_SECRET',
 ];
 
 let smtp: SmtpSink;
 let receiver: WebhookReceiver;
+let akismet: FakeAkismet;
 let redis: RedisServerHandle;
 let bridge: UpstashBridge;
 let folder: string;
 const opened: SqliteStore[] = [];
 
 beforeAll(async () => {
-  [smtp, receiver, redis] = await Promise.all([startSmtpSink(), startWebhookReceiver(), startRedisServer()]);
+  [smtp, receiver, redis, akismet] = await Promise.all([
+    startSmtpSink(),
+    startWebhookReceiver(),
+    startRedisServer(),
+    startFakeAkismet(),
+  ]);
   bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
 });
 afterAll(async () => {
-  await Promise.all([smtp?.stop(), receiver?.stop(), bridge?.stop()]);
+  await Promise.all([smtp?.stop(), receiver?.stop(), bridge?.stop(), akismet?.stop()]);
   await redis?.stop();
 });
 
@@ -89,12 +102,16 @@ const upstash: Backend = {
 };
 
 /** Runs a handler as Netlify would and waits for what it handed to context.waitUntil. */
-async function call(handler: Handler, pathname: string, init: RequestInit & { ip?: string } = {}) {
+async function call(
+  handler: Handler,
+  pathname: string,
+  init: RequestInit & { ip?: string; params?: Record<string, string> } = {},
+) {
   const pending: Promise<unknown>[] = [];
-  const { ip = '203.0.113.10', ...rest } = init;
+  const { ip = '203.0.113.10', params, ...rest } = init;
   const response = await handler(
     new Request(`${ORIGIN}${pathname}`, rest),
-    createContext({ ip, waitUntil: (promise) => pending.push(promise) }),
+    createContext({ ip, params, waitUntil: (promise) => pending.push(promise) }),
   );
   await Promise.all(pending);
   return response;
@@ -500,5 +517,101 @@ describe.each([
     expect(await store.getSubscriber('target@example.com')).toEqual(confirmed);
     // An hour later a new confirmation may go out; only opening it would apply the new name.
     expect(smtp.messages).toHaveLength(2);
+  });
+  describe('spam', () => {
+    const ADMIN = 'delivery test admin password';
+    beforeEach(() => {
+      Object.assign(process.env, {
+        AKISMET_API_KEY: 'testkey123456',
+        AKISMET_ENDPOINT: akismet.endpoint,
+        ADMIN_PASSWORD: ADMIN,
+        SESSION_SECRET: 'delivery-test-session-secret-0123456789',
+      });
+      resetEnv();
+      akismet.checks.length = 0;
+      akismet.behave('ham');
+    });
+
+    /** "Not spam" from the admin page: a login, then the release, its deliveries awaited. */
+    async function notSpam(id: string) {
+      const login = await call(adminLogin, '/api/admin/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ password: ADMIN }),
+      });
+      const cookie = /__Host-admin_session=[^;]*/.exec(login.headers.get('set-cookie') ?? '')?.[0];
+      return call(adminSpam, `/api/admin/spam/${id}/release`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: cookie ?? '', origin: ORIGIN },
+        body: '{}',
+        params: { id },
+      });
+    }
+
+    test('a lead Akismet calls spam is held: no e-mail, no webhook; "Not spam" sends both', async () => {
+      akismet.behave('spam');
+      expect((await postJson(leadsCreate, '/api/leads/create', CONTACT)).status).toBe(201);
+      // Akismet was asked with what it needs to judge, and the key as a parameter.
+      const [check] = akismet.checks;
+      expect(Object.fromEntries(check ?? [])).toMatchObject({
+        api_key: 'testkey123456',
+        blog: ORIGIN,
+        comment_type: 'contact-form',
+        comment_author: CONTACT.name,
+        comment_author_email: CONTACT.email,
+        comment_content: CONTACT.notes,
+        user_ip: '203.0.113.10',
+        permalink: `${ORIGIN}/contact`,
+      });
+      const held = await store.spamOverview({ offset: 0, limit: 10 });
+      expect(held.held).toBe(1);
+      expect(held.leads[0]).toMatchObject({
+        email: CONTACT.email,
+        spam: { reasons: ['Akismet: spam'] },
+        contentCheck: { service: 'akismet', verdict: 'spam' },
+      });
+      expect(await store.countLeads()).toBe(0);
+      expect((await store.listOutbox({ offset: 0, limit: 10 })).length).toBe(0);
+      expect(smtp.messages).toHaveLength(0);
+      expect(receiver.requests).toHaveLength(0);
+
+      const released = await notSpam(held.leads[0]?.id ?? '');
+      expect(released.status).toBe(200);
+      const [mail] = await smtp.waitFor(1);
+      expect(addresses(mail!, 'replyTo')).toEqual([CONTACT.email]);
+      await receiver.waitFor(1);
+      expect(JSON.parse(receiver.requests[0]?.body ?? '{}')).toMatchObject({
+        type: 'lead.created',
+        data: { email: CONTACT.email },
+      });
+      expect(await store.countLeads()).toBe(1);
+      expect((await store.spamOverview({ offset: 0, limit: 10 })).held).toBe(0);
+      // A second click finds nothing held and sends nothing more.
+      expect((await notSpam(held.leads[0]?.id ?? '')).status).toBe(404);
+      expect(smtp.messages).toHaveLength(1);
+    });
+
+    test.each([
+      ['answers "not spam"', 'ham', { verdict: 'ham' }],
+      ['fails with HTTP 500', 'error', { verdict: 'unchecked', error: 'HTTP 500' }],
+      ['does not answer within 1.5 s', 'stall', { verdict: 'unchecked', error: 'timed out after 1.5 s' }],
+    ] as const)('when Akismet %s, the lead is kept and delivered as any other', async (_label, behaviour, check) => {
+      akismet.behave(behaviour);
+      expect((await postJson(leadsCreate, '/api/leads/create', CONTACT)).status).toBe(201);
+      await smtp.waitFor(1);
+      await receiver.waitFor(1);
+      const [lead] = await store.listLeads({ offset: 0, limit: 1 });
+      expect(lead?.contentCheck).toEqual({ service: 'akismet', ...check });
+      expect(lead?.spam).toBeUndefined();
+    });
+
+    test('a message with more links than SPAM_MAX_LINKS is held, whatever Akismet says', async () => {
+      const notes = 'Cheap https://a.example https://b.example www.c.example <a href="x">d</a> [url=e]';
+      expect((await postJson(leadsCreate, '/api/leads/create', { ...CONTACT, notes })).status).toBe(201);
+      const { leads } = await store.spamOverview({ offset: 0, limit: 10 });
+      expect(leads[0]?.spam?.reasons).toEqual(['5 links in the message (at most 3 allowed)']);
+      expect(smtp.messages).toHaveLength(0);
+      expect(receiver.requests).toHaveLength(0);
+    });
   });
 });
