@@ -60,8 +60,12 @@ const PayloadSchema = z.object({
   }),
 });
 
-/** The two HMAC secrets: one signs the challenge, one the key it derives. ALTCHA_HMAC_KEY, if set, replaces the site's secret. */
-function secrets(): { hmacSignatureSecret: string; hmacKeySignatureSecret: string } {
+/**
+ * The two HMAC secrets: one signs the challenge, one the key it derives. ALTCHA_HMAC_KEY, if set,
+ * replaces the site's secret. Exported for `npm run bench:api`, which signs challenges of its own
+ * with them so that thousands of submissions a second can each carry a valid, unspent solution.
+ */
+export function challengeSecrets(): { hmacSignatureSecret: string; hmacKeySignatureSecret: string } {
   const own = getEnv().ALTCHA_HMAC_KEY;
   const key = (purpose: string) => (own ? `${purpose}:${own}` : derivedKey(`altcha-${purpose}`).toString('hex'));
   return { hmacSignatureSecret: key('challenge'), hmacKeySignatureSecret: key('derived-key') };
@@ -75,7 +79,7 @@ export function newChallenge(now: Date = new Date()): Promise<Challenge> {
     counter: randomInt(DIFFICULTY.counter.max, DIFFICULTY.counter.min),
     deriveKey,
     expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS),
-    ...secrets(),
+    ...challengeSecrets(),
   });
 }
 
@@ -109,7 +113,7 @@ export async function checkProofOfWork(value: string | undefined): Promise<Proof
   if (!value) return { ok: false, problem: 'missing' };
   const payload = decode(value);
   if (!payload) return { ok: false, problem: 'malformed' };
-  const result = await verifySolution({ ...payload, deriveKey, ...secrets() });
+  const result = await verifySolution({ ...payload, deriveKey, ...challengeSecrets() });
   if (result.verified) {
     const { nonce, expiresAt } = payload.challenge.parameters;
     return { ok: true, challenge: { id: nonce, expiresAt: new Date((expiresAt ?? 0) * 1000) } };

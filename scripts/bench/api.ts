@@ -7,6 +7,11 @@
  * a webhook, after its answer). Plus the size of each function with its dependencies as one
  * esbuild bundle (a measure of the code it loads; Netlify itself ships v2 functions traced by nft).
  *
+ * Every form submission carries a valid, unspent proof of work, as the site's forms send: the
+ * benchmark signs its challenges with the server's secrets (one PBKDF2 iteration each, counter 0,
+ * so thousands can be made a second; the server's verification is the same two HMACs whatever a
+ * challenge's cost) before each run, outside the timing.
+ *
  *   npm run bench:api            (builds first)
  *   BENCH_SECONDS=10 npm run bench:api
  *   BENCH_DELIVERY=off npm run bench:api      (only without delivery; `on` only with it)
@@ -26,12 +31,46 @@ import { fileURLToPath } from 'node:url';
 import { startSiteServer } from '../harness/site-server.ts';
 import { startUpstashBridge } from '../harness/upstash-bridge.ts';
 import { PROJECT_ROOT } from '../harness/project.ts';
+import { importBundled } from '../harness/functions.ts';
+import { createChallenge, solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import type * as ProofOfWork from '../../functions/_lib/proof-of-work.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const DELIVERY = process.env.BENCH_DELIVERY ?? 'both';
 /** The steady load of the second run of each form endpoint, in requests per second. */
 const RATE = Number(process.env.BENCH_RATE ?? 50);
+/** Solved challenges made for each flat-out run, per second of it: more than the server answers. */
+const PROOFS_PER_SECOND = Number(process.env.BENCH_PROOFS_PER_SECOND ?? 8000);
+
+// The servers and this process share the secret the challenges are signed with.
+process.env.SESSION_SECRET ??= `bench-${randomBytes(24).toString('hex')}`;
+const { challengeSecrets, DIFFICULTY } = await importBundled<typeof ProofOfWork>(
+  PROJECT_ROOT,
+  'functions/_lib/proof-of-work.ts',
+);
+
+/** `count` solved proofs of work, each for one submission. */
+async function proofs(count: number): Promise<string[]> {
+  const made: Promise<string>[] = [];
+  for (let index = 0; index < count; index += 1)
+    made.push(
+      (async () => {
+        const challenge = await createChallenge({
+          algorithm: DIFFICULTY.algorithm,
+          cost: 1,
+          counter: 0,
+          deriveKey,
+          expiresAt: new Date(Date.now() + 30 * 60_000),
+          ...challengeSecrets(),
+        });
+        const solution = await solveChallenge({ challenge, deriveKey });
+        return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+      })(),
+    );
+  return Promise.all(made);
+}
 
 interface Row {
   store: string;
@@ -67,6 +106,7 @@ const percentile = (sorted: number[], p: number) =>
  */
 async function steady(url: string, label: string, store: string, body: (index: number) => string): Promise<Row> {
   const latencies: number[] = [];
+  const pool = await proofs(Math.ceil(RATE * SECONDS * 1.1));
   const pending: Promise<void>[] = [];
   let failed = 0;
   const start = performance.now();
@@ -75,7 +115,11 @@ async function steady(url: string, label: string, store: string, body: (index: n
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const sent = performance.now();
     pending.push(
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(index) }).then(
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: withProof(body(index), pool.pop()),
+      }).then(
         async (response) => {
           await response.arrayBuffer();
           latencies.push(performance.now() - sent);
@@ -100,8 +144,16 @@ async function steady(url: string, label: string, store: string, body: (index: n
   };
 }
 
+/** A JSON body with its proof of work (none once the pool is spent: the server answers 422, counted). */
+const withProof = (body: string, altcha: string | undefined) =>
+  altcha ? `${body.slice(0, -1)},"altcha":${JSON.stringify(altcha)}}` : body;
+
 async function benchServer(store: string, env: Record<string, string>): Promise<Row[]> {
-  const server = await startSiteServer({ ...env, RATE_LIMIT_PER_MINUTE: '1000000' });
+  const server = await startSiteServer({
+    ...env,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    SESSION_SECRET: process.env.SESSION_SECRET ?? '',
+  });
   const url = server.origin;
   try {
     const rows = [await measure(`${url}/api/sectors`, 'GET /api/sectors', store, {})];
@@ -125,13 +177,22 @@ async function benchServer(store: string, env: Record<string, string>): Promise<
       // The steady run first: the flat-out run leaves a backlog of deliveries behind it.
       const run = Date.now();
       rows.push(await steady(`${url}${path}`, label, store, (index) => body(`steady-${run}-${index}`)));
+      const pool = await proofs(PROOFS_PER_SECOND * SECONDS);
+      let sent = 0;
       rows.push(
         await measure(`${url}${path}`, label, store, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          // [<id>] makes every request a new record.
-          body: body('[<id>]'),
-          idReplacement: true,
+          requests: [
+            {
+              method: 'POST',
+              path,
+              headers: { 'content-type': 'application/json' },
+              // Every request a new record, with a proof of work of its own.
+              setupRequest: (request) => ({
+                ...request,
+                body: withProof(body(`max-${run}-${(sent += 1)}`), pool.pop()),
+              }),
+            },
+          ],
         }),
       );
     }

@@ -478,7 +478,8 @@ const SPAM_COLUMNS: Column<Lead>[] = [
 /** How the form endpoints are named to the owner; an endpoint not listed shows its own name. */
 const ENDPOINT_NAMES: Partial<Record<string, string>> = {
   'leads-create': 'Contact form and guide requests',
-  'newsletter-subscribe': 'Newsletter sign-ups',
+  'newsletter-subscribe': 'Footer newsletter sign-ups',
+  subscribers: 'Blog newsletter sign-ups',
 };
 
 /** Submissions refused before anything was stored, in all and per form. */
