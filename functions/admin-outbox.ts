@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import type { OutboxItem } from '../src/shared/api';
 import { listPage } from './_lib/admin/insights';
-import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
-import { decodePathSegment, endpoint, errorResponse, json, requireMethod } from './_lib/http';
+import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
+import { endpoint, errorResponse, json, requireMethod } from './_lib/http';
 import { deliverAfterAnswer } from './_lib/outbox';
 import { deliveryOf } from './_lib/store/records';
 import { getStore } from './_lib/store/get-store';
@@ -28,9 +28,7 @@ export default endpoint({ name: 'admin-outbox', headers: ADMIN_HEADERS }, async 
   await requireAdmin(req);
   const store = await getStore();
   if (req.method === 'POST') {
-    requireSameOrigin(req);
-    const id = decodePathSegment(context.params.id ?? '');
-    if (!/^[0-9a-f-]{36}$/.test(id)) return errorResponse(404, 'No outbox entry has that id');
+    const id = requireActionId(req, context.params.id, 'No outbox entry has that id');
     if (!(await store.retryOutbox(id, new Date())))
       return errorResponse(409, 'Only an entry that failed for good can be retried');
     deliverAfterAnswer(context, store, [id], 'admin-outbox');

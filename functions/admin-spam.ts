@@ -1,12 +1,14 @@
 import type { Config } from '@netlify/functions';
 import type { SpamPage } from '../src/shared/api';
 import { PAGE_SIZE, pageParam } from './_lib/admin/insights';
-import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
+import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
 import { deliverySettings } from './_lib/delivery-settings';
-import { decodePathSegment, endpoint, errorResponse, json, requireMethod } from './_lib/http';
+import { endpoint, errorResponse, json, requireMethod } from './_lib/http';
 import { leadEntries } from './_lib/mail/messages';
 import { deliverAfterAnswer } from './_lib/outbox';
 import { getStore } from './_lib/store/get-store';
+
+const NOT_HELD = 'No lead of that id is held as spam';
 
 /**
  * GET /api/admin/spam: the leads held as spam, newest first, one page at a time, with what the
@@ -18,17 +20,14 @@ export default endpoint({ name: 'admin-spam', headers: ADMIN_HEADERS }, async (r
   await requireAdmin(req);
   const store = await getStore();
   if (req.method === 'POST') {
-    requireSameOrigin(req);
-    const id = decodePathSegment(context.params.id ?? '');
-    // Lead ids are UUIDs: anything else cannot be held, and never reaches the store.
-    if (!/^[0-9a-f-]{36}$/.test(id)) return errorResponse(404, 'No lead of that id is held as spam');
+    const id = requireActionId(req, context.params.id, NOT_HELD);
     let queued: string[] = [];
     const lead = await store.releaseSpam(id, new Date(), (released) => {
       const entries = leadEntries(released, deliverySettings(req, context));
       queued = entries.map((entry) => entry.id);
       return entries;
     });
-    if (!lead) return errorResponse(404, 'No lead of that id is held as spam');
+    if (!lead) return errorResponse(404, NOT_HELD);
     deliverAfterAnswer(context, store, queued, 'admin-spam');
     return json(200, { lead });
   }

@@ -11,6 +11,7 @@ import { expectNoViolations } from '../support/axe';
 import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX } from '../support/e2e-env';
 import { proofFrom } from '../support/proof-of-work';
 import { overflow } from '../support/overflow';
+import { logIn } from '../support/admin-login';
 
 /**
  * The owner checks that every lead reached someone, on a phone and on a laptop. The spec has a
@@ -94,14 +95,6 @@ test.afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-async function logIn(page: Page) {
-  await page.goto(`${server?.origin}/admin/insights`);
-  const form = page.getByRole('form', { name: 'Admin login' });
-  await form.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
-  await form.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
-}
-
 /** The page's own width against the window's: the page scrolls sideways when the first is larger. */
 async function pageWidth(page: Page) {
   return page.evaluate(() => ({
@@ -126,7 +119,7 @@ test.describe(`on a ${WIDTH} px phone`, () => {
   test(`with ${LEADS.toLocaleString('en-US')} leads the dashboard fits a ${WIDTH} px phone, and each lead's card says how its delivery went`, async ({
     page,
   }) => {
-    await logIn(page);
+    await logIn(page, server?.origin);
     const leads = page.getByRole('region', { name: /^Leads/ });
     await expect(leads.getByRole('heading', { name: `Leads (${(LEADS + 1).toLocaleString('en-US')})` })).toBeVisible();
     await expect(leads.getByText(LONG_EMAIL)).toBeVisible();
@@ -169,7 +162,7 @@ test.describe(`on a ${WIDTH} px phone`, () => {
   });
 
   test(`the outbox, open with a message shown, fits a ${WIDTH} px phone`, async ({ page }) => {
-    await logIn(page);
+    await logIn(page, server?.origin);
     const outbox = page.getByRole('region', { name: /^Outbox/ });
     const toggle = outbox.getByRole('button', { name: 'Show the outbox' });
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
@@ -192,7 +185,7 @@ test.describe('on an 800 px tablet', () => {
   test.use({ viewport: { width: 800, height: 1000 } });
 
   test('the lists are tables that scroll inside their own boxes, never the page', async ({ page }) => {
-    await logIn(page);
+    await logIn(page, server?.origin);
     const outbox = page.getByRole('region', { name: /^Outbox/ });
     await outbox.getByRole('button', { name: 'Show the outbox' }).click();
     await outbox
@@ -211,7 +204,7 @@ test.describe('on a laptop', () => {
   test('the lists are tables with column headers; delivery, campaigns and subscriber status are there', async ({
     page,
   }) => {
-    await logIn(page);
+    await logIn(page, server?.origin);
     // Run locally without mail settings: e-mails go to the outbox folder, and nothing warns.
     const delivery = page.getByRole('region', { name: 'Delivery' });
     await expect(delivery).toContainText('Not sent: written to the local outbox folder');

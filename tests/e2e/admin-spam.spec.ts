@@ -8,6 +8,7 @@ import { startSiteServer, type SiteServer } from '../../scripts/harness/site-ser
 import { expectNoViolations } from '../support/axe';
 import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX } from '../support/e2e-env';
 import { overflow } from '../support/overflow';
+import { logIn } from '../support/admin-login';
 
 /**
  * The owner looks through what was held as spam, finds a real message among it and says "Not
@@ -89,14 +90,6 @@ test.afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-async function logIn(page: Page) {
-  await page.goto(`${server?.origin}/admin/insights`);
-  const form = page.getByRole('form', { name: 'Admin login' });
-  await form.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
-  await form.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
-}
-
 async function expectNoSidewaysScroll(page: Page, where: string) {
   const { causes } = await overflow(page, WIDTH);
   expect(causes, `what sticks out ${where}`).toEqual([]);
@@ -118,7 +111,7 @@ test.describe(`on a ${WIDTH} px phone`, () => {
   test('the owner reads the held leads and says "Not spam" to one: it joins the leads and its e-mail goes out', async ({
     page,
   }) => {
-    await logIn(page);
+    await logIn(page, server?.origin);
     const spam = page.getByRole('region', { name: /^Spam/ });
     await expect(spam.getByRole('heading', { name: 'Spam (2 held)' })).toBeVisible();
     await expect(figure(page, 'Caught by the honeypot')).toHaveText('1');
@@ -169,7 +162,7 @@ test.describe('on a laptop', () => {
   test('the held leads are a table with the reasons; releasing the last one leaves the empty state', async ({
     page,
   }) => {
-    await logIn(page);
+    await logIn(page, server?.origin);
     const spam = page.getByRole('region', { name: /^Spam/ });
     const table = spam.getByRole('table');
     await expect(table.getByRole('columnheader')).toHaveText([

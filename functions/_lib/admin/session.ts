@@ -5,7 +5,7 @@
  */
 import { readCookie, SESSION_COOKIE, verifyPassword, verifyPlainPassword, verifySession, type Session } from './auth';
 import { getEnv, isLocalRun } from '../env';
-import { errorResponse, HttpError } from '../http';
+import { decodePathSegment, errorResponse, HttpError } from '../http';
 import { getStore } from '../store/get-store';
 
 /** Admin answers are private and never indexed: each admin endpoint gives these to endpoint(). */
@@ -48,6 +48,18 @@ export function requireSameOrigin(req: Request): void {
   if (origin && origin !== new URL(req.url).origin) throw refusal(403, 'Requests from another origin are not allowed');
   const type = req.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json') throw refusal(415, 'Send this request as JSON with Content-Type: application/json');
+}
+
+/**
+ * The record an admin action (`POST …/{id}/…`) acts on: the request must come from the admin page
+ * itself (requireSameOrigin), and the id be a UUID, as every lead and outbox entry id is; anything
+ * else answers 404 with `notFound`, without asking the store.
+ */
+export function requireActionId(req: Request, id: string | undefined, notFound: string): string {
+  requireSameOrigin(req);
+  const decoded = decodePathSegment(id ?? '');
+  if (!/^[0-9a-f-]{36}$/.test(decoded)) throw new HttpError(errorResponse(404, notFound));
+  return decoded;
 }
 
 /** The session the request's cookie names, if it is well signed and unexpired; the store is not asked. */
