@@ -20,7 +20,10 @@ const STOP_GRACE_MS = 5_000;
 const SHORT_LIFE_MS = 10_000;
 const RESTART_DELAY_MS = 1_000;
 
-/** A batch's report, with the thread that delivered it. */
+/**
+ * The report of the batch the entries went out in (the thread gathers what arrives within
+ * DELIVERY_DELAY_MS into one), with the thread that delivered it.
+ */
 export type ThreadReport = DeliveryReport & { threadId: number };
 
 export interface DeliveryThread {
@@ -30,10 +33,23 @@ export interface DeliveryThread {
   runScheduled: (file: string, url: string, nextRun: string) => Promise<void>;
   /** The id of the thread delivering now (it changes when a thread is replaced). */
   readonly threadId: number;
+  /** Entries handed over whose batch the thread (or a predecessor) has had its attempt at, so far. */
+  readonly attempted: number;
   /** Ends the current thread at once, as a crash would: for tests of the replacement. */
   crash: () => Promise<void>;
   /** Lets the thread finish what it started (at most STOP_GRACE_MS), then ends it for good. */
   stop: () => Promise<void>;
+}
+
+/**
+ * Work the thread did not finish: its name is what the logs show (deliverAfterAnswer logs only an
+ * error's name). The entries stay in the outbox for the sweep.
+ */
+export class DeliveryThreadError extends Error {
+  constructor(message: string, name = 'DeliveryThreadError') {
+    super(message);
+    this.name = name;
+  }
 }
 
 interface Pending<T> {
@@ -64,6 +80,7 @@ export function startDeliveryThread(file: string): DeliveryThread {
   const batches = new Map<number, Pending<ThreadReport> & { ids: string[] }>();
   const jobs = new Map<number, Pending<void>>();
   let next = 0;
+  let attempted = 0;
   let stopping = false;
   let worker: Worker;
   let restart: NodeJS.Timeout | undefined;
@@ -74,14 +91,16 @@ export function startDeliveryThread(file: string): DeliveryThread {
     if (message.type === 'scheduled') {
       const job = jobs.get(message.job);
       jobs.delete(message.job);
-      if (message.error) job?.reject(new Error(message.error));
+      if (message.error) job?.reject(new DeliveryThreadError('the scheduled function failed', message.error));
       else job?.resolve();
       return;
     }
     const batch = batches.get(message.batch);
     batches.delete(message.batch);
-    if (message.type === 'delivered') batch?.resolve({ ...message.report, threadId: message.threadId });
-    else batch?.reject(new Error(message.error));
+    if (message.type === 'delivered') {
+      attempted += batch?.ids.length ?? 0;
+      batch?.resolve({ ...message.report, threadId: message.threadId });
+    } else batch?.reject(new DeliveryThreadError('the delivery failed', message.error));
   }
 
   function spawn() {
@@ -100,7 +119,8 @@ export function startDeliveryThread(file: string): DeliveryThread {
       if (stopping || current !== worker) return;
       console.error(`[delivery] the delivery thread ended (exit code ${code}); starting another`);
       // A scheduled run is not repeated (its next run comes within a minute); deliveries are.
-      for (const job of jobs.values()) job.reject(new Error('the delivery thread ended'));
+      for (const job of jobs.values())
+        job.reject(new DeliveryThreadError('the delivery thread ended', 'DeliveryThreadEnded'));
       jobs.clear();
       restart = setTimeout(
         () => {
@@ -121,10 +141,14 @@ export function startDeliveryThread(file: string): DeliveryThread {
     get threadId() {
       return worker.threadId;
     },
+    get attempted() {
+      return attempted;
+    },
     deliver(ids) {
       const batch = (next += 1);
       return new Promise<ThreadReport>((resolve, reject) => {
-        if (stopping) return reject(new Error('the delivery thread has stopped'));
+        if (stopping)
+          return reject(new DeliveryThreadError('the delivery thread has stopped', 'DeliveryThreadStopped'));
         batches.set(batch, { ids, resolve, reject });
         // While a replacement is being started, the batch waits and goes to it.
         if (!restart) post({ type: 'deliver', batch, ids });
@@ -133,7 +157,7 @@ export function startDeliveryThread(file: string): DeliveryThread {
     runScheduled(scheduled, url, nextRun) {
       const job = (next += 1);
       return new Promise<void>((resolve, reject) => {
-        if (restart || stopping) return reject(new Error('the delivery thread is not running'));
+        if (restart || stopping) return reject(new DeliveryThreadError('the delivery thread is not running'));
         jobs.set(job, { resolve, reject });
         post({ type: 'schedule', job, file: scheduled, url, nextRun });
       });
@@ -156,7 +180,7 @@ export function startDeliveryThread(file: string): DeliveryThread {
       clearTimeout(grace);
       // What the thread did not report on stays in the outbox for the next sweep.
       for (const pending of [...batches.values(), ...jobs.values()])
-        pending.reject(new Error('the delivery thread has stopped'));
+        pending.reject(new DeliveryThreadError('the delivery thread has stopped', 'DeliveryThreadStopped'));
       batches.clear();
       jobs.clear();
     },

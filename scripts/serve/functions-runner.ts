@@ -73,7 +73,9 @@ function startScheduler(jobs: Scheduled[], origin: () => string, thread: Deliver
       const url = new URL('/.netlify/functions/' + job.name, origin()).href;
       void thread
         .runScheduled(job.module, url, next.toISOString())
-        .catch((error: unknown) => console.error(`[schedule] ${job.name} failed`, error))
+        .catch((error: unknown) =>
+          console.error(`[schedule] ${job.name} failed: ${error instanceof Error ? error.name : 'unknown error'}`),
+        )
         .finally(() => {
           job.running = false;
         });

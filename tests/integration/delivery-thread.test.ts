@@ -1,15 +1,15 @@
 /**
  * The local server delivers after the answer on a thread of its own, as Netlify does on an
- * instance of its own: a form's entries reach a real SMTP server and a real webhook receiver from
+ * instance of its own: its functions hand a form's entries to that thread, and they reach a real SMTP server and a real webhook receiver from
  * the delivery thread, not from the thread that answered; a thread that dies is replaced and what
  * was handed to it is still delivered; stopping lets a started delivery finish.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { threadId as answeringThread } from 'node:worker_threads';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { resetEnv } from '../../functions/_lib/env';
 import leadsCreate from '../../functions/leads-create';
 import { createContext } from '../../scripts/harness/functions';
@@ -22,6 +22,7 @@ import {
   type DeliveryThread,
   type ThreadReport,
 } from '../../scripts/serve/delivery-thread';
+import { loadFunctions } from '../../scripts/serve/functions-runner';
 
 const ENV = {
   SITE_LOCAL_RUN: 'true',
@@ -74,15 +75,18 @@ afterEach(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
+const leadRequest = (email: string) =>
+  new Request('http://localhost:4321/api/leads/create', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Nia Okafor', email, source: 'contact_form', notes: 'Hello', page: '/contact' }),
+  });
+
 /** Submits the contact form as the local server runs it; resolves with the answer and the delivery thread's report. */
 async function submitLead(email: string) {
   let delivery: Promise<ThreadReport> | undefined;
   const response = await leadsCreate(
-    new Request('http://localhost:4321/api/leads/create', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Nia Okafor', email, source: 'contact_form', notes: 'Hello', page: '/contact' }),
-    }),
+    leadRequest(email),
     createContext({
       ip: '203.0.113.10',
       afterAnswerDelivery: (ids) => (delivery = thread.deliver(ids)),
@@ -123,5 +127,33 @@ describe('the delivery thread', () => {
     await thread.stop();
     await expect(delivery).resolves.toMatchObject({ delivered: 2 });
     await smtp.waitFor(1);
+  });
+});
+
+describe('the local server', () => {
+  let root: string;
+
+  beforeEach(() => {
+    // A project root of its own (as scripts/serve/isolated.ts makes), so its bundles stay apart.
+    root = mkdtempSync(path.join(tmpdir(), 'delivery-thread-server-'));
+    for (const entry of ['functions', path.join('src', 'shared'), path.join('src', 'site.config.ts'), 'package.json'])
+      cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
+    symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(root, 'node_modules'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  test("hands a form's entries to its delivery thread, which delivers them", async () => {
+    const functions = await loadFunctions(root);
+    try {
+      const response = await functions.handle(leadRequest('served@example.com'), '203.0.113.10');
+      expect(response?.status).toBe(201);
+      const [mail] = await smtp.waitFor(1);
+      expect(mail?.replyTo?.text).toContain('served@example.com');
+      await receiver.waitFor(1);
+      await vi.waitFor(() => expect(functions.deliveryThread.attempted).toBe(2));
+      expect(functions.deliveryThread.threadId).not.toBe(answeringThread);
+    } finally {
+      await functions.stop();
+    }
   });
 });
