@@ -105,7 +105,7 @@ export function startDeliveryThread(file: string): DeliveryThread {
 
   function spawn() {
     const started = Date.now();
-    // The environment as the server has it now (SITE_LOCAL_RUN, .env's settings), not as it started.
+    // The server's process.env as it is now: SITE_LOCAL_RUN and .env's settings, set after Node started.
     worker = new Worker(file, { env: process.env });
     const current = worker;
     current.on('message', onMessage);
