@@ -1,6 +1,7 @@
 /**
  * Delivers what the outbox holds. Right after a form's answer the function delivers its own new
- * entries (deliverNow, through context.waitUntil); the scheduled sweep (functions/outbox-sweep.ts,
+ * entries (deliverNow, through context.waitUntil; the local server runs that on a thread of its
+ * own, see AfterAnswerHook); the scheduled sweep (functions/outbox-sweep.ts,
  * every minute) delivers whatever is due: retries after a failure, and anything a crashed or
  * timed-out function left. Both claim entries first, so an entry is never sent by two at once.
  */
@@ -106,18 +107,29 @@ export function deliverNow(store: StoreVerbs, ids: string[]): Promise<DeliveryRe
 }
 
 /**
- * Hands a function's new entries to Netlify to deliver after its answer (context.waitUntil);
- * whatever fails there is logged, and retried by the sweep.
+ * A field a local server may add to the Context it builds: it takes a function's new entries and
+ * delivers them off the thread that answers requests (scripts/serve/ runs them on a worker
+ * thread), as Netlify's instance per invocation does. Netlify's Context has no such field.
+ */
+export interface AfterAnswerHook {
+  afterAnswerDelivery?: (ids: string[]) => Promise<DeliveryReport>;
+}
+
+/**
+ * Hands a function's new entries to Netlify to deliver after its answer (context.waitUntil), or
+ * to the local server's delivery thread when it offers one; whatever fails there is logged, and
+ * retried by the sweep.
  */
 export function deliverAfterAnswer(
-  context: Pick<Context, 'waitUntil'>,
+  context: Pick<Context, 'waitUntil'> & AfterAnswerHook,
   store: StoreVerbs,
   ids: string[],
   name: string,
 ) {
   if (ids.length === 0) return;
+  const delivery = context.afterAnswerDelivery ? context.afterAnswerDelivery(ids) : deliverNow(store, ids);
   context.waitUntil(
-    deliverNow(store, ids).catch((error: unknown) => {
+    delivery.catch((error: unknown) => {
       console.error(`[${name}] delivery after the answer failed: ${error instanceof Error ? error.name : 'unknown'}`);
     }),
   );

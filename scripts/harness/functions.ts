@@ -4,6 +4,7 @@
  * no file extensions.
  */
 import type { Context } from '@netlify/functions';
+import type { AfterAnswerHook } from '../../functions/_lib/outbox';
 import { build } from 'esbuild';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,12 +14,13 @@ export function createContext({
   ip,
   params = {},
   waitUntil = (promise) => void promise.catch(() => undefined),
+  afterAnswerDelivery,
 }: {
   ip: string;
   params?: Record<string, string>;
   /** What becomes of work a function hands to context.waitUntil: by default it runs on, unobserved; tests collect it to await it. */
   waitUntil?: (promise: Promise<unknown>) => void;
-}): Context {
+} & AfterAnswerHook): Context {
   const context = {
     ip,
     params,
@@ -29,6 +31,8 @@ export function createContext({
     account: {},
     server: { region: 'local' },
     waitUntil,
+    // The local server's only addition: deliveries after the answer go to its delivery thread.
+    ...(afterAnswerDelivery ? { afterAnswerDelivery } : {}),
   };
   // The fields above are all a function here may read; the rest of Context (cookies, next,
   // rewrite…) belongs to edge or framework functions.

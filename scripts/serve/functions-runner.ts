@@ -6,6 +6,9 @@
  *
  * Netlify's own emulation re-bundles a function on every request (about 2 s each here), which
  * suits editing in `astro dev` but not a server that should behave and perform like production.
+ *
+ * What Netlify runs apart from the answering instance (deliveries after an answer, scheduled
+ * functions) runs on one delivery thread (delivery-thread.ts), so it never delays an answer.
  */
 import type { Config, Context } from '@netlify/functions';
 import { build } from 'esbuild';
@@ -14,6 +17,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createContext } from '../harness/functions.ts';
 import { parseSchedule } from './cron.ts';
+import { bundleDeliveryWorker, startDeliveryThread, type DeliveryThread } from './delivery-thread.ts';
 
 type Handler = (request: Request, context: Context) => Promise<Response> | Response;
 
@@ -38,14 +42,17 @@ export function compilePath(route: string): RegExp {
 export interface FunctionsRunner {
   /** The function's answer, or undefined when no function owns the path. */
   handle: (request: Request, ip: string) => Promise<Response | undefined>;
-  /** Stops running the scheduled functions. */
-  stop: () => void;
+  /** Stops running the scheduled functions and ends the delivery thread once it has finished what it started. */
+  stop: () => Promise<void>;
+  /** The thread that delivers after answers and runs the scheduled functions. */
+  deliveryThread: DeliveryThread;
 }
 
 interface Scheduled {
   name: string;
   matches: (date: Date) => boolean;
-  handler: Handler;
+  /** The bundled module, as an import() specifier for the delivery thread. */
+  module: string;
   running: boolean;
 }
 
@@ -54,7 +61,7 @@ interface Scheduled {
  * on a published deploy: a POST with `{ next_run }`, no client. A run still going when the next
  * is due is not started twice.
  */
-function startScheduler(jobs: Scheduled[], origin: () => string): () => void {
+function startScheduler(jobs: Scheduled[], origin: () => string, thread: DeliveryThread): () => void {
   if (jobs.length === 0) return () => undefined;
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
@@ -63,14 +70,12 @@ function startScheduler(jobs: Scheduled[], origin: () => string): () => void {
     for (const job of jobs) {
       if (job.running || !job.matches(now)) continue;
       job.running = true;
-      const request = new Request(new URL('/.netlify/functions/' + job.name, origin()), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ next_run: next.toISOString() }),
-      });
-      void Promise.resolve()
-        .then(() => job.handler(request, createContext({ ip: '' })))
-        .catch((error: unknown) => console.error(`[schedule] ${job.name} failed`, error))
+      const url = new URL('/.netlify/functions/' + job.name, origin()).href;
+      void thread
+        .runScheduled(job.module, url, next.toISOString())
+        .catch((error: unknown) =>
+          console.error(`[schedule] ${job.name} failed: ${error instanceof Error ? error.name : 'unknown error'}`),
+        )
         .finally(() => {
           job.running = false;
         });
@@ -96,6 +101,9 @@ export async function loadFunctions(
         .map((file) => path.join(directory, file))
     : [];
   const outdir = path.join(projectRoot, '.netlify', 'functions-local');
+  const deliveryWorker = await bundleDeliveryWorker(
+    path.join(projectRoot, '.netlify', 'delivery-thread', 'delivery-worker.mjs'),
+  );
   if (entryPoints.length > 0) {
     await build({
       entryPoints,
@@ -115,27 +123,35 @@ export async function loadFunctions(
   const version = Date.now();
   for (const entry of entryPoints) {
     const built = path.join(outdir, `${path.basename(entry).replace(/\.[^.]+$/, '')}.mjs`);
-    const module = (await import(`${pathToFileURL(built).href}?v=${version}`)) as {
+    const specifier = `${pathToFileURL(built).href}?v=${version}`;
+    const module = (await import(specifier)) as {
       default?: Handler;
       config?: Config;
     };
     if (module.default && module.config?.schedule) {
       const name = path.basename(entry).replace(/\.[^.]+$/, '');
-      scheduled.push({ name, matches: parseSchedule(module.config.schedule), handler: module.default, running: false });
+      scheduled.push({ name, matches: parseSchedule(module.config.schedule), module: specifier, running: false });
     }
     if (!module.default || !module.config?.path) continue;
     const paths = Array.isArray(module.config.path) ? module.config.path : [module.config.path];
     for (const route of paths) routes.push({ pattern: compilePath(route), handler: module.default });
   }
 
-  const stop = startScheduler(scheduled, origin);
+  // Started after SITE_LOCAL_RUN is set: the thread takes a copy of the environment as it is now.
+  const deliveryThread = startDeliveryThread(deliveryWorker);
+  const stopScheduler = startScheduler(scheduled, origin, deliveryThread);
+  const afterAnswerDelivery = (ids: string[]) => deliveryThread.deliver(ids);
   return {
-    stop,
+    deliveryThread,
+    async stop() {
+      stopScheduler();
+      await deliveryThread.stop();
+    },
     async handle(request, ip) {
       const { pathname } = new URL(request.url);
       for (const { pattern, handler } of routes) {
         const match = pattern.exec(pathname);
-        if (match) return handler(request, createContext({ ip, params: { ...match.groups } }));
+        if (match) return handler(request, createContext({ ip, params: { ...match.groups }, afterAnswerDelivery }));
       }
       return undefined;
     },

@@ -238,8 +238,8 @@ export async function startServer({
     }
   });
 
-  // Scheduled functions (the outbox sweep) run while the server does.
-  server.on('close', () => functions.stop());
+  // Scheduled functions (the outbox sweep) and the delivery thread run while the server does.
+  server.on('close', () => void functions.stop());
 
   server.listen(port, host, () => {
     console.log(`Serving the production build at http://${host}:${port}`);
@@ -248,7 +248,8 @@ export async function startServer({
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, async () => {
       server.close();
-      await netlify.stop();
+      // Deliveries under way finish (within seconds) rather than wait for the next sweep.
+      await Promise.all([netlify.stop(), functions.stop()]);
       process.exit(0);
     });
   }

@@ -1,0 +1,65 @@
+/**
+ * The local server's delivery thread (started by delivery-thread.ts): what Netlify runs on
+ * instances of its own, here off the thread that answers requests. It delivers the outbox entries
+ * functions hand over after their answer, with the same code a function runs (deliverNow), and
+ * runs the scheduled functions (the outbox sweep). It opens its own store (the embedded store's
+ * SQLite file in WAL mode takes writers from several threads; Upstash is plain HTTP) and its own
+ * SMTP transport, from the environment the server had when it started this thread.
+ *
+ * Bundled by functions-runner.ts with the functions, since their imports have no file extensions.
+ */
+import { parentPort, threadId } from 'node:worker_threads';
+import type { Context } from '@netlify/functions';
+import { deliverNow } from '../../functions/_lib/outbox';
+import { getStore } from '../../functions/_lib/store/get-store';
+import { createContext } from '../harness/functions';
+import type { FromWorker, ToWorker } from './delivery-protocol';
+
+type Handler = (request: Request, context: Context) => Promise<Response> | Response;
+
+const port = parentPort;
+if (!port) throw new Error('delivery-worker runs as a worker thread of the local server');
+
+/** What has started and not finished: stopping waits for it. */
+const running = new Set<Promise<unknown>>();
+
+function track(work: Promise<unknown>) {
+  running.add(work);
+  void work.finally(() => running.delete(work));
+}
+
+const send = (message: FromWorker) => port.postMessage(message);
+const nameOf = (error: unknown) => (error instanceof Error ? error.name : 'unknown error');
+
+async function deliver(batch: number, ids: string[]) {
+  try {
+    send({ type: 'delivered', batch, report: await deliverNow(await getStore(), ids), threadId });
+  } catch (error) {
+    send({ type: 'failed', batch, error: nameOf(error) });
+  }
+}
+
+async function schedule(job: number, file: string, url: string, nextRun: string) {
+  try {
+    const module = (await import(file)) as { default: Handler };
+    const request = new Request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ next_run: nextRun }),
+    });
+    await module.default(request, createContext({ ip: '' }));
+    send({ type: 'scheduled', job });
+  } catch (error) {
+    send({ type: 'scheduled', job, error: nameOf(error) });
+  }
+}
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'deliver') track(deliver(message.batch, message.ids));
+  else if (message.type === 'schedule') track(schedule(message.job, message.file, message.url, message.nextRun));
+  else {
+    // The pooled SMTP connections and the store would keep the thread alive: once the work that
+    // started is done, the thread ends.
+    void Promise.allSettled(running).then(() => process.exit(0));
+  }
+});
