@@ -23,6 +23,8 @@ import {
   type ThreadReport,
 } from '../../scripts/serve/delivery-thread';
 import { loadFunctions } from '../../scripts/serve/functions-runner';
+import type { Challenge } from 'altcha-lib';
+import { proofFromHandler, solve } from '../support/proof-of-work';
 
 const ENV = {
   SITE_LOCAL_RUN: 'true',
@@ -75,18 +77,26 @@ afterEach(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-const leadRequest = (email: string) =>
+/** The contact form's submission, with its solved proof of work. */
+const leadRequest = (email: string, altcha: string) =>
   new Request('http://localhost:4321/api/leads/create', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Nia Okafor', email, source: 'contact_form', notes: 'Hello', page: '/contact' }),
+    body: JSON.stringify({
+      name: 'Nia Okafor',
+      email,
+      source: 'contact_form',
+      notes: 'Hello',
+      page: '/contact',
+      altcha,
+    }),
   });
 
 /** Submits the contact form as the local server runs it; resolves with the answer and the delivery thread's report. */
 async function submitLead(email: string) {
   let delivery: Promise<ThreadReport> | undefined;
   const response = await leadsCreate(
-    leadRequest(email),
+    leadRequest(email, await proofFromHandler()),
     createContext({
       ip: '203.0.113.10',
       afterAnswerDelivery: (ids) => (delivery = thread.deliver(ids)),
@@ -145,7 +155,9 @@ describe('the local server', () => {
   test("hands a form's entries to its delivery thread, which delivers them", async () => {
     const functions = await loadFunctions(root);
     try {
-      const response = await functions.handle(leadRequest('served@example.com'), '203.0.113.10');
+      const challenge = await functions.handle(new Request('http://localhost:4321/api/challenge'), '203.0.113.11');
+      const altcha = await solve((await challenge?.json()) as Challenge);
+      const response = await functions.handle(leadRequest('served@example.com', altcha), '203.0.113.10');
       expect(response?.status).toBe(201);
       const [mail] = await smtp.waitFor(1);
       expect(mail?.replyTo?.text).toContain('served@example.com');
