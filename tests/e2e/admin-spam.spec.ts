@@ -116,7 +116,7 @@ test.describe(`on a ${WIDTH} px phone`, () => {
     await expect(spam.getByRole('heading', { name: 'Spam (2 held)' })).toBeVisible();
     await expect(figure(page, 'Caught by the honeypot')).toHaveText('1');
     await expect(figure(page, 'Refused for their proof of work')).toHaveText('2');
-    await expect(spam).toContainText('Newsletter sign-ups');
+    await expect(spam).toContainText('Footer newsletter sign-ups');
 
     const cards = spam.getByRole('list', { name: 'Held as spam' }).locator(':scope > li');
     await expect(cards).toHaveCount(2);
