@@ -13,7 +13,8 @@
 import type { z } from 'zod';
 import { requireClientKey } from './client';
 import { endpoint, errorResponse, HttpError, json, parseWith, readJsonBody, requireMethod, type Handler } from './http';
-import { HONEYPOT_FIELD, PROOF_OF_WORK_FIELD } from '../../src/shared/schemas';
+import { PROOF_OF_WORK_FIELD } from '../../src/shared/proof-of-work';
+import { HONEYPOT_FIELD } from '../../src/shared/schemas';
 import { getRateLimiter, getStore } from './store/get-store';
 import { ChallengeSpentError, type StoreVerbs, type WriteOptions } from './store/types';
 import { checkProofOfWork, PROOF_OF_WORK_PROBLEMS, type ProofOfWorkProblem } from './proof-of-work';

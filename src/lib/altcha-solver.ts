@@ -9,7 +9,7 @@
  */
 import 'altcha/external';
 import Pbkdf2Worker from 'altcha/workers/pbkdf2?worker';
-import { PROOF_OF_WORK_PATH } from '../shared/schemas';
+import { PROOF_OF_WORK_PATH } from '../shared/proof-of-work';
 
 globalThis.$altcha.algorithms.set('PBKDF2/SHA-256', () => new Pbkdf2Worker());
 

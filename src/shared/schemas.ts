@@ -1,6 +1,7 @@
 // src/shared holds what the pages and the functions both import, and ships to the browser: zod and this folder only.
 // The form schemas: the forms validate with the very schemas the functions parse with.
 import { z } from 'zod';
+import { PROOF_OF_WORK_FIELD } from './proof-of-work';
 
 // zod compiles object parsers with `new Function` when it may: in the browser that probe alone
 // breaks the Content-Security-Policy (no 'unsafe-eval'). Set before any schema is built.
@@ -160,8 +161,6 @@ export const Attribution = z
  * challenge from GET /api/challenge (PROOF_OF_WORK_PATH). The function checks it; the schema
  * only bounds it, and the forms add it after their fields are checked, so it is optional here.
  */
-export const PROOF_OF_WORK_FIELD = 'altcha';
-export const PROOF_OF_WORK_PATH = '/api/challenge';
 const proofOfWork = z.string().max(4000, 'The proof of work is too long').optional();
 
 /** Where and how a submission was made: sent by every form (src/lib/api.ts), dropped when malformed. */

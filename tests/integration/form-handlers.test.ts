@@ -14,7 +14,7 @@ import leadsCreate from '../../functions/leads-create';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';
 import subscribers from '../../functions/subscribers';
 import { createContext } from '../../scripts/harness/functions';
-import { PROOF_OF_WORK_FIELD } from '../../src/shared/schemas';
+import { PROOF_OF_WORK_FIELD } from '../../src/shared/proof-of-work';
 import { proofFromHandler } from '../support/proof-of-work';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
