@@ -60,15 +60,27 @@ const PayloadSchema = z.object({
   }),
 });
 
+interface ChallengeSecrets {
+  hmacSignatureSecret: string;
+  hmacKeySignatureSecret: string;
+}
+
+let cachedSecrets: { env: object; secrets: ChallengeSecrets } | undefined;
+
 /**
  * The two HMAC secrets: one signs the challenge, one the key it derives. ALTCHA_HMAC_KEY, if set,
  * replaces the site's secret. Exported for `npm run bench:api`, which signs challenges of its own
  * with them so that thousands of submissions a second can each carry a valid, unspent solution.
  */
-export function challengeSecrets(): { hmacSignatureSecret: string; hmacKeySignatureSecret: string } {
-  const own = getEnv().ALTCHA_HMAC_KEY;
+export function challengeSecrets(): ChallengeSecrets {
+  const env = getEnv();
+  // Derived once per environment (getEnv gives the same object until process.env is replaced).
+  if (cachedSecrets?.env === env) return cachedSecrets.secrets;
+  const own = env.ALTCHA_HMAC_KEY;
   const key = (purpose: string) => (own ? `${purpose}:${own}` : derivedKey(`altcha-${purpose}`).toString('hex'));
-  return { hmacSignatureSecret: key('challenge'), hmacKeySignatureSecret: key('derived-key') };
+  const secrets = { hmacSignatureSecret: key('challenge'), hmacKeySignatureSecret: key('derived-key') };
+  cachedSecrets = { env, secrets };
+  return secrets;
 }
 
 /** A new signed challenge, in ALTCHA's JSON format, expiring CHALLENGE_TTL_MS after `now`. */
