@@ -8,6 +8,7 @@
  *
  * Bundled by functions-runner.ts with the functions, since their imports have no file extensions.
  */
+import { constants, setPriority } from 'node:os';
 import { parentPort, threadId } from 'node:worker_threads';
 import type { Context } from '@netlify/functions';
 import { deliverNow } from '../../functions/_lib/outbox';
@@ -19,6 +20,15 @@ type Handler = (request: Request, context: Context) => Promise<Response> | Respo
 
 const port = parentPort;
 if (!port) throw new Error('delivery-worker runs as a worker thread of the local server');
+
+// On Netlify this work has CPUs of its own; here it shares the machine's with the answers. At the
+// lowest priority it takes only the time the request thread leaves (on Linux a thread's priority
+// is its own, so this thread alone is lowered); where the system refuses, it runs as it is.
+try {
+  setPriority(constants.priority.PRIORITY_LOW);
+} catch {
+  // Not allowed here: delivery still runs, at the server's priority.
+}
 
 /** What has started and not finished: stopping waits for it. */
 const running = new Set<Promise<unknown>>();
