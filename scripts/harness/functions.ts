@@ -39,14 +39,10 @@ export function createContext({
   return context as unknown as Context;
 }
 
-/**
- * Bundles one module of functions/ (whose imports have no file extensions, as bundlers expect)
- * so a Node script can import it; used by the seeding script and the store tests.
- */
-export async function importBundled<T>(projectRoot: string, entry: string): Promise<T> {
-  const outfile = path.join(projectRoot, '.netlify', 'scripts', `${path.basename(entry).replace(/\.[^.]+$/, '')}.mjs`);
+/** Bundles `entry` and what it imports from the project into one ES module at `outfile`; packages stay imports. */
+export async function bundleForNode(entry: string, outfile: string): Promise<void> {
   await build({
-    entryPoints: [path.join(projectRoot, entry)],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',
@@ -55,5 +51,14 @@ export async function importBundled<T>(projectRoot: string, entry: string): Prom
     packages: 'external',
     logLevel: 'error',
   });
+}
+
+/**
+ * Bundles one module of functions/ (whose imports have no file extensions, as bundlers expect)
+ * so a Node script can import it; used by the seeding script and the store tests.
+ */
+export async function importBundled<T>(projectRoot: string, entry: string): Promise<T> {
+  const outfile = path.join(projectRoot, '.netlify', 'scripts', `${path.basename(entry).replace(/\.[^.]+$/, '')}.mjs`);
+  await bundleForNode(path.join(projectRoot, entry), outfile);
   return (await import(`${pathToFileURL(outfile).href}?v=${Date.now()}`)) as T;
 }

@@ -8,7 +8,7 @@
  * sweep would deliver them anyway), a batch the thread has not reported on goes to the next
  * thread when it dies, and a thread that dies is replaced.
  */
-import { build } from 'esbuild';
+import { bundleForNode } from '../harness/functions.ts';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { DeliveryReport } from '../../functions/_lib/outbox';
@@ -62,16 +62,7 @@ interface Pending<T> {
  * Node cannot run their sources as they are); packages stay imports from node_modules.
  */
 export async function bundleDeliveryWorker(outfile: string): Promise<string> {
-  await build({
-    entryPoints: [path.join(import.meta.dirname, 'delivery-worker.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    packages: 'external',
-    logLevel: 'error',
-  });
+  await bundleForNode(path.join(import.meta.dirname, 'delivery-worker.ts'), outfile);
   return outfile;
 }
 
