@@ -2,11 +2,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createSqliteStore } from '../../functions/_lib/store/sqlite';
 import type { Store } from '../../functions/_lib/store/types';
 import { startSiteServer, type SiteServer } from '../../scripts/harness/site-server.ts';
 import { expectNoViolations } from '../support/axe';
-import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX } from '../support/e2e-env';
+import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX, withStoreAt } from '../support/e2e-env';
 import { overflow } from '../support/overflow';
 import { logIn } from '../support/admin-login';
 
@@ -33,14 +32,7 @@ let folder = '';
 let server: SiteServer | undefined;
 
 /** Runs something against the spec's store, closing it afterwards. */
-async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
-  const store = createSqliteStore(folder);
-  try {
-    return await work(store);
-  } finally {
-    store.close();
-  }
-}
+const withStore = <T>(work: (store: Store) => Promise<T>) => withStoreAt(folder, work);
 
 test.beforeAll(async () => {
   folder = mkdtempSync(path.join(tmpdir(), `${E2E_STORE_PREFIX}admin-spam-`));

@@ -31,14 +31,19 @@ export const E2E_SESSION_SECRET = 'e2e-session-secret-0123456789abcdef0123';
 export const brokenOrigin = `http://localhost:${E2E_BROKEN_PORT}`;
 export const e2eOrigin = `http://localhost:${E2E_PORT}`;
 
-/** Reads the e2e server's embedded store through the store itself, as it is right now. */
-async function readE2EStore<T>(read: (store: Store) => Promise<T>): Promise<T> {
-  const store = createSqliteStore(E2E_STORE_DIR);
+/** Runs something against the embedded store in `folder` (a spec's own server's), closing it afterwards. */
+export async function withStoreAt<T>(folder: string, work: (store: Store) => Promise<T>): Promise<T> {
+  const store = createSqliteStore(folder);
   try {
-    return await read(store);
+    return await work(store);
   } finally {
     store.close();
   }
+}
+
+/** Reads the e2e server's embedded store through the store itself, as it is right now. */
+function readE2EStore<T>(read: (store: Store) => Promise<T>): Promise<T> {
+  return withStoreAt(E2E_STORE_DIR, read);
 }
 
 export function storedSubscriber(email: string): Promise<Subscriber | undefined> {
