@@ -130,7 +130,9 @@ export function deliverAfterAnswer(
   const delivery = context.afterAnswerDelivery ? context.afterAnswerDelivery(ids) : deliverNow(store, ids);
   context.waitUntil(
     delivery.catch((error: unknown) => {
-      console.error(`[${name}] delivery after the answer failed: ${error instanceof Error ? error.name : 'unknown'}`);
+      console.error(
+        `[${name}] delivery after the answer failed (the outbox sweep retries it): ${error instanceof Error ? error.name : 'unknown'}`,
+      );
     }),
   );
 }

@@ -1,10 +1,10 @@
 /**
  * Benchmarks the /api on the local production server: requests per second and p50/p99 latency
  * for a content GET, a newsletter subscription and a lead, with the embedded store and with Redis
- * (a real redis-server behind the Upstash REST bridge the tests use), each without and with
- * delivery configured (SMTP_URL to a real SMTP server and a signed webhook to a real receiver,
- * both on 127.0.0.1: every subscription then sends a confirmation, every lead a notification and
- * a webhook, after its answer). Plus the size of each function with its dependencies as one
+ * (a real redis-server behind the Upstash REST bridge the tests use, both in a process of their
+ * own), each without and with delivery configured (SMTP_URL to a real SMTP server and a signed
+ * webhook to a real receiver, both on 127.0.0.1: every subscription then sends a confirmation,
+ * every lead a notification and a webhook, after its answer). Plus the size of each function with its dependencies as one
  * esbuild bundle (a measure of the code it loads; Netlify itself ships v2 functions traced by nft).
  *
  * Every form submission carries a valid, unspent proof of work, as the site's forms send: the
@@ -12,10 +12,17 @@
  * so thousands can be made a second; the server's verification is the same two HMACs whatever a
  * challenge's cost) before each run, outside the timing.
  *
+ * Latency is measured at a steady rate, in rounds: each round starts a new server for each setting
+ * (without delivery, then with it; the next round the other way round, so a drift of the machine
+ * weighs on both alike), warms each endpoint up for a second, then times every request. The table
+ * gives the median of the rounds' p50 and p99, and the range of the p99s, since one round's p99 is
+ * a handful of requests. Throughput is measured after the rounds, flat out, on one server per setting.
+ *
  *   npm run bench:api            (builds first)
  *   BENCH_SECONDS=10 npm run bench:api
+ *   BENCH_ROUNDS=5 npm run bench:api          (rounds of the steady runs; 3 by default)
  *   BENCH_DELIVERY=off npm run bench:api      (only without delivery; `on` only with it)
- *   BENCH_RATE=100 npm run bench:api          (the steady rate of the second runs; 50/s by default)
+ *   BENCH_RATE=100 npm run bench:api          (the rate of the steady runs; 50/s by default)
  */
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
@@ -24,12 +31,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
-import { startRedisServer } from '../harness/redis-server.ts';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startSiteServer } from '../harness/site-server.ts';
-import { startUpstashBridge } from '../harness/upstash-bridge.ts';
 import { PROJECT_ROOT } from '../harness/project.ts';
 import { importBundled } from '../harness/functions.ts';
 import { createChallenge, solveChallenge } from 'altcha-lib';
@@ -39,8 +44,9 @@ import type * as ProofOfWork from '../../functions/_lib/proof-of-work.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const DELIVERY = process.env.BENCH_DELIVERY ?? 'both';
-/** The steady load of the second run of each form endpoint, in requests per second. */
+/** The steady load of the latency runs of each form endpoint, in requests per second. */
 const RATE = Number(process.env.BENCH_RATE ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Solved challenges made for each flat-out run, per second of it: more than the server answers. */
 const PROOFS_PER_SECOND = Number(process.env.BENCH_PROOFS_PER_SECOND ?? 8000);
 
@@ -80,6 +86,8 @@ interface Row {
   rps: number;
   p50: number;
   p99: number;
+  /** The lowest and highest p99 of the rounds a steady row is the median of. */
+  p99Range?: [number, number];
   non2xx: number;
 }
 
@@ -96,6 +104,7 @@ async function measure(url: string, label: string, store: string, options: Parti
   };
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
@@ -104,13 +113,19 @@ const percentile = (sorted: number[], p: number) =>
  * timed from its send to its answer. Unlike a closed loop of connections, a slow answer does not
  * slow the next request down, so the figures are the latency of each request at that rate.
  */
-async function steady(url: string, label: string, store: string, body: (index: number) => string): Promise<Row> {
+async function steady(
+  url: string,
+  label: string,
+  store: string,
+  body: (index: number) => string,
+  seconds = SECONDS,
+): Promise<Row> {
   const latencies: number[] = [];
-  const pool = await proofs(Math.ceil(RATE * SECONDS * 1.1));
+  const pool = await proofs(Math.ceil(RATE * seconds * 1.1));
   const pending: Promise<void>[] = [];
   let failed = 0;
   const start = performance.now();
-  for (let index = 0; performance.now() - start < SECONDS * 1000; index += 1) {
+  for (let index = 0; performance.now() - start < seconds * 1000; index += 1) {
     const wait = start + (index * 1000) / RATE - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const sent = performance.now();
@@ -137,7 +152,7 @@ async function steady(url: string, label: string, store: string, body: (index: n
     store,
     endpoint: label,
     load: `${RATE}/s`,
-    rps: Math.round(latencies.length / SECONDS),
+    rps: Math.round(latencies.length / seconds),
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     non2xx: failed,
@@ -148,42 +163,61 @@ async function steady(url: string, label: string, store: string, body: (index: n
 const withProof = (body: string, altcha: string | undefined) =>
   altcha ? `${body.slice(0, -1)},"altcha":${JSON.stringify(altcha)}}` : body;
 
-async function benchServer(store: string, env: Record<string, string>): Promise<Row[]> {
+const subscriber = (id: string) =>
+  JSON.stringify({ email: `bench-${id}@example.com`, firstName: 'Bench', source: 'website_footer' });
+const lead = (id: string) =>
+  JSON.stringify({
+    name: 'Bench Lead',
+    email: `lead-${id}@example.com`,
+    source: 'contact_form',
+    notes: 'We would like to automate our invoicing.',
+    page: '/contact',
+    attribution: { utm_source: 'bench', utm_campaign: 'load' },
+  });
+const FORMS = [
+  ['POST /api/newsletter/subscribe', '/api/newsletter/subscribe', subscriber],
+  ['POST /api/leads/create', '/api/leads/create', lead],
+] as const;
+
+async function withServer<T>(env: Record<string, string>, run: (origin: string) => Promise<T>): Promise<T> {
   const server = await startSiteServer({
     ...env,
     RATE_LIMIT_PER_MINUTE: '1000000',
     SESSION_SECRET: process.env.SESSION_SECRET ?? '',
   });
-  const url = server.origin;
   try {
-    const rows = [await measure(`${url}/api/sectors`, 'GET /api/sectors', store, {})];
-    const subscriber = (id: string | number) =>
-      JSON.stringify({ email: `bench-${id}@example.com`, firstName: 'Bench', source: 'website_footer' });
-    const lead = (id: string | number) =>
-      JSON.stringify({
-        name: 'Bench Lead',
-        email: `lead-${id}@example.com`,
-        source: 'contact_form',
-        notes: 'We would like to automate our invoicing.',
-        page: '/contact',
-        attribution: { utm_source: 'bench', utm_campaign: 'load' },
-      });
-    // Each form endpoint twice: at a steady rate (the latency each request sees), then flat out
-    // (throughput: every bit of work the server does shows, delivery included). The steady runs
-    // come first, both of them: a flat-out run leaves a backlog of deliveries that would still be
-    // going out during any run after it.
-    const forms = [
-      ['POST /api/newsletter/subscribe', '/api/newsletter/subscribe', subscriber],
-      ['POST /api/leads/create', '/api/leads/create', lead],
-    ] as const;
+    return await run(server.origin);
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * One round of latency runs on a new server: each form endpoint is warmed up for a second (its
+ * function loaded, its connections open: a cold start is not what this measures), then timed.
+ */
+async function steadyRound(store: string, env: Record<string, string>): Promise<Row[]> {
+  return withServer(env, async (origin) => {
+    const rows: Row[] = [];
+    const run = `${Date.now()}-${randomBytes(3).toString('hex')}`;
+    for (const [label, path, body] of FORMS) {
+      await steady(`${origin}${path}`, label, store, (index) => body(`warm-${run}-${index}`), 1);
+      rows.push(await steady(`${origin}${path}`, label, store, (index) => body(`steady-${run}-${index}`)));
+    }
+    return rows;
+  });
+}
+
+/** Flat out: requests per second, every bit of work the server does showing, delivery included. */
+async function flatOut(store: string, env: Record<string, string>): Promise<Row[]> {
+  return withServer(env, async (origin) => {
+    const rows = [await measure(`${origin}/api/sectors`, 'GET /api/sectors', store, {})];
     const run = Date.now();
-    for (const [label, path, body] of forms)
-      rows.push(await steady(`${url}${path}`, label, store, (index) => body(`steady-${run}-${index}`)));
-    for (const [label, path, body] of forms) {
+    for (const [label, path, body] of FORMS) {
       const pool = await proofs(PROOFS_PER_SECOND * SECONDS);
       let sent = 0;
       rows.push(
-        await measure(`${url}${path}`, label, store, {
+        await measure(`${origin}${path}`, label, store, {
           requests: [
             {
               method: 'POST',
@@ -200,9 +234,42 @@ async function benchServer(store: string, env: Record<string, string>): Promise<
       );
     }
     return rows;
-  } finally {
-    await server.stop();
+  });
+}
+
+/** The rounds of one endpoint and setting as one row: the medians of their p50s and p99s. */
+function medianRow(rounds: Row[]): Row {
+  const first = rounds[0];
+  if (!first) throw new Error('no rounds to summarise');
+  const p99s = rounds.map((row) => row.p99);
+  return {
+    ...first,
+    rps: median(rounds.map((row) => row.rps)),
+    p50: median(rounds.map((row) => row.p50)),
+    p99: median(p99s),
+    p99Range: [Math.min(...p99s), Math.max(...p99s)],
+    non2xx: rounds.reduce((sum, row) => sum + row.non2xx, 0),
+  };
+}
+
+/**
+ * Every setting of one store: the latency rounds, alternating the settings' order, then the
+ * flat-out runs. A flat-out run leaves a backlog of deliveries behind it, so none comes before a
+ * latency run.
+ */
+async function benchStore(store: string, env: () => Record<string, string>): Promise<Row[]> {
+  const rounds = new Map<string, Row[]>();
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = round % 2 === 0 ? modes : [...modes].reverse();
+    for (const [suffix, settings] of order)
+      for (const row of await steadyRound(`${store}${suffix}`, { ...env(), ...settings })) {
+        const key = `${row.store}\n${row.endpoint}`;
+        rounds.set(key, [...(rounds.get(key) ?? []), row]);
+      }
   }
+  const rows = [...rounds.values()].map(medianRow);
+  for (const [suffix, settings] of modes) rows.push(...(await flatOut(`${store}${suffix}`, { ...env(), ...settings })));
+  return rows;
 }
 
 async function functionSizes(): Promise<{ name: string; bytes: number; gzip: number }[]> {
@@ -240,41 +307,51 @@ const delivery = {
   LEAD_WEBHOOK_URL: String(webhook),
   LEAD_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
 };
+const DELIVERY_ON = ', delivery on';
 const modes: [string, Record<string, string>][] = [
   ...(DELIVERY === 'on' ? [] : [['', {}] as [string, Record<string, string>]]),
-  ...(DELIVERY === 'off' ? [] : [[', delivery on', delivery] as [string, Record<string, string>]]),
+  ...(DELIVERY === 'off' ? [] : [[DELIVERY_ON, delivery] as [string, Record<string, string>]]),
 ];
 
-for (const [suffix, settings] of modes) {
-  const embeddedDir = mkdtempSync(path.join(tmpdir(), 'bench-store-'));
-  try {
-    rows.push(...(await benchServer(`embedded${suffix}`, { LOCAL_STORE_DIR: embeddedDir, ...settings })));
-  } finally {
-    rmSync(embeddedDir, { recursive: true, force: true });
-  }
+// The embedded store: a new data folder for each server, removed at the end.
+const embeddedDirs: string[] = [];
+try {
+  rows.push(
+    ...(await benchStore('embedded', () => {
+      const directory = mkdtempSync(path.join(tmpdir(), 'bench-store-'));
+      embeddedDirs.push(directory);
+      return { LOCAL_STORE_DIR: directory };
+    })),
+  );
+} finally {
+  for (const directory of embeddedDirs) rmSync(directory, { recursive: true, force: true });
 }
 
-const redis = await startRedisServer();
-const token = 'bench-token';
-const bridge = await startUpstashBridge({ redisUrl: redis.url, token });
+// A redis-server behind the Upstash REST bridge, in a process of their own (see store-peers.ts).
+const store = spawn(process.execPath, [fileURLToPath(new URL('../harness/store-peers.ts', import.meta.url))], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+const storeLines = createInterface({ input: store.stdout })[Symbol.asyncIterator]();
+const bridge = JSON.parse(String((await storeLines.next()).value)) as { url: string; token: string };
 try {
-  for (const [suffix, settings] of modes)
-    rows.push(
-      ...(await benchServer(`redis (REST bridge)${suffix}`, {
-        UPSTASH_REDIS_REST_URL: bridge.url,
-        UPSTASH_REDIS_REST_TOKEN: token,
-        ...settings,
-      })),
-    );
+  rows.push(
+    ...(await benchStore('redis (REST bridge)', () => ({
+      UPSTASH_REDIS_REST_URL: bridge.url,
+      UPSTASH_REDIS_REST_TOKEN: bridge.token,
+    }))),
+  );
 } finally {
-  await bridge.stop();
-  await redis.stop();
+  const stopped = new Promise((resolve) => store.once('exit', resolve));
+  store.stdin.end();
+  await stopped;
 }
 peers.stdin.write('count\n');
 const { mails, webhooks } = await nextLine();
 peers.stdin.end();
 
-console.log(`\n/api on the local production server: ${CONNECTIONS} connections, ${SECONDS} s per run\n`);
+console.log(
+  `\n/api on the local production server, ${SECONDS} s per run: steady rows are the medians of ${ROUNDS} rounds at ${RATE}/s (p99 range: the rounds' lowest and highest); max rows one run with ${CONNECTIONS} connections\n`,
+);
 console.table(
   rows.map((row) => ({
     store: row.store,
@@ -283,9 +360,32 @@ console.table(
     'req/s': row.rps,
     'p50 ms': Number(row.p50.toFixed(1)),
     'p99 ms': Number(row.p99.toFixed(1)),
+    'p99 range': row.p99Range ? row.p99Range.map((value) => value.toFixed(1)).join('–') : '',
     'non-2xx': row.non2xx,
   })),
 );
+if (modes.length === 2) {
+  // What delivery costs the answers: each steady row with delivery on against the same without.
+  const change = (on: number, off: number) => `${on >= off ? '+' : ''}${(((on - off) / off) * 100).toFixed(0)}%`;
+  const steadyRows = rows.filter((row) => row.load !== 'max');
+  console.log('\nDelivery on against off, steady rows (medians of the rounds)\n');
+  console.table(
+    steadyRows
+      .filter((row) => row.store.endsWith(DELIVERY_ON))
+      .map((on) => {
+        const off = steadyRows.find(
+          (row) => row.endpoint === on.endpoint && row.store === on.store.slice(0, -DELIVERY_ON.length),
+        );
+        if (!off) throw new Error(`no run without delivery for ${on.store} ${on.endpoint}`);
+        return {
+          store: off.store,
+          endpoint: on.endpoint,
+          'p50 off → on': `${off.p50.toFixed(1)} → ${on.p50.toFixed(1)} (${change(on.p50, off.p50)})`,
+          'p99 off → on': `${off.p99.toFixed(1)} → ${on.p99.toFixed(1)} (${change(on.p99, off.p99)})`,
+        };
+      }),
+  );
+}
 if (modes.some(([suffix]) => suffix))
   console.log(`\nDelivered during the runs with delivery on: ${mails} e-mails, ${webhooks} webhooks`);
 console.log('\nFunction bundles (esbuild, dependencies included, not minified)\n');

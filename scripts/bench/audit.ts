@@ -61,13 +61,17 @@ function transfer(report: Audit, type: string): number {
 const FLOOR: PageType = { name: 'floor', route: `/${FLOOR_FILE}`, noindex: true };
 const floorFile = path.join(PROJECT_ROOT, 'dist', FLOOR_FILE);
 
-const server = await startSiteServer({
-  ADMIN_PASSWORD: 'audit password',
-  SESSION_SECRET: 'audit-session-secret-0123456789abcdef0123',
-});
+// Chromium first: if it cannot start, no server is left running behind the error.
 const chrome = await chromeLauncher.launch({
   chromePath: CHROMIUM_PATH,
   chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
+});
+const server = await startSiteServer({
+  ADMIN_PASSWORD: 'audit password',
+  SESSION_SECRET: 'audit-session-secret-0123456789abcdef0123',
+}).catch((error: unknown) => {
+  chrome.kill();
+  throw error;
 });
 const reports = path.join(PROJECT_ROOT, 'reports', 'lighthouse');
 mkdirSync(reports, { recursive: true });
@@ -122,10 +126,14 @@ async function audit(page: PageType) {
 
 const rows = [];
 const misses: string[] = [];
+/** Budgets the floor itself misses: a page's miss of these says more about the machine than the page. */
+const floorMisses: string[] = [];
 writeFileSync(floorFile, floorPage());
 try {
   const floor = await audit(FLOOR);
   rows.push(floor);
+  if (floor['TBT ms'] > BUDGET.tbt) floorMisses.push(`TBT ${floor['TBT ms']} ms (budget ${BUDGET.tbt} ms)`);
+  if (floor.perf < BUDGET.score) floorMisses.push(`performance ${floor.perf} (budget ${BUDGET.score})`);
   for (const page of pages) {
     const row = await audit(page);
     row['LCP/floor'] = Number((row['LCP ms'] / floor['LCP ms']).toFixed(2));
@@ -162,6 +170,10 @@ console.log(
 console.table(rows);
 if (misses.length > 0) {
   console.error(`\nBudgets missed:\n- ${misses.join('\n- ')}`);
+  if (floorMisses.length > 0)
+    console.error(
+      `\nThe floor page, one small document with no script, itself measured ${floorMisses.join(' and ')} in this run: under Lighthouse's simulated 4× CPU slowdown this machine's main thread is too slow for those budgets, so misses of them are not the pages' alone. Compare each page with the floor's row, or audit on a faster machine; LCP/floor holds whatever the machine's speed.`,
+    );
   process.exitCode = 1;
 } else {
   console.log('\nEvery page is within every budget.');

@@ -18,7 +18,9 @@ export async function startSiteServer(env: Record<string, string> = {}): Promise
   const port = await findFreePort();
   const child = spawn(process.execPath, [ENTRY], {
     env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // The IPC channel closes when this process ends however it ends, and the server then stops:
+    // a benchmark or test that dies on an error leaves no server behind.
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('Serving') && resolve());

@@ -26,3 +26,8 @@ for (const entry of [
   cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
 for (const entry of ['dist', 'node_modules']) symlinkSync(path.join(PROJECT_ROOT, entry), path.join(root, entry));
 await startServer({ projectRoot: root });
+// Started by site-server.ts: stop as on SIGTERM (deliveries under way finish) once that process is gone.
+if (process.channel) {
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+}
