@@ -292,14 +292,30 @@ async function functionSizes(): Promise<{ name: string; bytes: number; gzip: num
   return sizes;
 }
 
+/**
+ * A harness script in a process of its own, so its work never shares an event loop with the load
+ * generator: it answers in JSON lines on stdout, and stops once its stdin ends.
+ */
+function peerProcess(script: string) {
+  const child = spawn(process.execPath, [fileURLToPath(new URL(`../harness/${script}`, import.meta.url))], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    nextLine: async () => JSON.parse(String((await lines.next()).value)) as Record<string, string | number>,
+    ask: (line: string) => child.stdin.write(`${line}\n`),
+    stop: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
 const rows: Row[] = [];
-// The SMTP server and webhook receiver run in a process of their own (see delivery-peers.ts).
-const peers = spawn(process.execPath, [fileURLToPath(new URL('../harness/delivery-peers.ts', import.meta.url))], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-const lines = createInterface({ input: peers.stdout })[Symbol.asyncIterator]();
-const nextLine = async () => JSON.parse(String((await lines.next()).value)) as Record<string, string | number>;
-const { smtp, webhook } = await nextLine();
+// The SMTP server and the webhook receiver (see delivery-peers.ts).
+const peers = peerProcess('delivery-peers.ts');
+const { smtp, webhook } = await peers.nextLine();
 const delivery = {
   SMTP_URL: String(smtp),
   MAIL_FROM: 'Bench <bench@loopwork.example>',
@@ -327,27 +343,22 @@ try {
   for (const directory of embeddedDirs) rmSync(directory, { recursive: true, force: true });
 }
 
-// A redis-server behind the Upstash REST bridge, in a process of their own (see store-peers.ts).
-const store = spawn(process.execPath, [fileURLToPath(new URL('../harness/store-peers.ts', import.meta.url))], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-const storeLines = createInterface({ input: store.stdout })[Symbol.asyncIterator]();
-const bridge = JSON.parse(String((await storeLines.next()).value)) as { url: string; token: string };
+// A redis-server behind the Upstash REST bridge (see store-peers.ts).
+const store = peerProcess('store-peers.ts');
+const bridge = await store.nextLine();
 try {
   rows.push(
     ...(await benchStore('redis (REST bridge)', () => ({
-      UPSTASH_REDIS_REST_URL: bridge.url,
-      UPSTASH_REDIS_REST_TOKEN: bridge.token,
+      UPSTASH_REDIS_REST_URL: String(bridge.url),
+      UPSTASH_REDIS_REST_TOKEN: String(bridge.token),
     }))),
   );
 } finally {
-  const stopped = new Promise((resolve) => store.once('exit', resolve));
-  store.stdin.end();
-  await stopped;
+  await store.stop();
 }
-peers.stdin.write('count\n');
-const { mails, webhooks } = await nextLine();
-peers.stdin.end();
+peers.ask('count');
+const { mails, webhooks } = await peers.nextLine();
+await peers.stop();
 
 console.log(
   `\n/api on the local production server, ${SECONDS} s per run: steady rows are the medians of ${ROUNDS} rounds at ${RATE}/s (p99 range: the rounds' lowest and highest); max rows one run with ${CONNECTIONS} connections\n`,

@@ -61,17 +61,13 @@ function transfer(report: Audit, type: string): number {
 const FLOOR: PageType = { name: 'floor', route: `/${FLOOR_FILE}`, noindex: true };
 const floorFile = path.join(PROJECT_ROOT, 'dist', FLOOR_FILE);
 
-// Chromium first: if it cannot start, no server is left running behind the error.
-const chrome = await chromeLauncher.launch({
-  chromePath: CHROMIUM_PATH,
-  chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
-});
 const server = await startSiteServer({
   ADMIN_PASSWORD: 'audit password',
   SESSION_SECRET: 'audit-session-secret-0123456789abcdef0123',
-}).catch((error: unknown) => {
-  chrome.kill();
-  throw error;
+});
+const chrome = await chromeLauncher.launch({
+  chromePath: CHROMIUM_PATH,
+  chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
 });
 const reports = path.join(PROJECT_ROOT, 'reports', 'lighthouse');
 mkdirSync(reports, { recursive: true });
