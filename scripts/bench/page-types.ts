@@ -19,6 +19,10 @@ export const PAGE_TYPES: PageType[] = [
   { name: 'contact', route: '/contact', formAboveFold: true },
   { name: 'zoho', route: '/zoho', formAboveFold: true },
   { name: 'privacy', route: '/privacy-policy' },
+  // Unlisted pages people reach from an e-mail: public, but not for search engines.
+  { name: 'guide', route: '/guides/zoho-google-workspace', noindex: true },
+  { name: 'newsletter confirm', route: '/newsletter/confirm', noindex: true },
+  { name: 'newsletter unsubscribe', route: '/newsletter/unsubscribe', noindex: true },
   // Lighthouse does not audit a response with status 404: the same page, served as the file it is.
   { name: '404', route: '/404.html', noindex: true },
   { name: 'admin login', route: '/admin/insights', formAboveFold: true, noindex: true },
