@@ -102,6 +102,29 @@ test.describe('a newsletter sign-up, confirmed and left through the e-mailed lin
     expect(await storedSubscriber(email)).toBeUndefined();
   });
 
+  test('the unsubscribe page announces its progress in a status region that is there before the button is pressed', async ({
+    page,
+    request,
+  }) => {
+    const { mail } = await subscribe(request, 'progress');
+    // The request is held until the page has said what it is doing, then let through.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/newsletter/unsubscribe', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(linkTo(mail, NEWSLETTER_PATHS.unsubscribe));
+    // Empty but in the accessibility tree: a live region that appears with its first message is often not announced.
+    const status = page.getByRole('main').getByRole('status');
+    await expect(status).toBeAttached();
+    await expect(status).toHaveText('');
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect(status).toHaveText('Unsubscribing...');
+    release();
+    await expect(status.getByRole('heading', { name: 'You are unsubscribed' })).toBeFocused();
+  });
+
   test('when the server cannot be reached, the page offers a retry, which confirms', async ({ page, request }) => {
     const { email, mail } = await subscribe(request, 'retry');
     // The connection drops once (a fault the real server cannot be made to cause); the retry reaches it.
