@@ -9,6 +9,25 @@ import { getStore } from './_lib/store/get-store';
 const ONE_CLICK = 'List-Unsubscribe=One-Click';
 
 /**
+ * The `List-Unsubscribe` field of a one-click POST. RFC 8058 says providers SHOULD send it as
+ * multipart/form-data and MAY send it URL-encoded; both are read, from a body no larger than any
+ * other (readBoundedText), and a body that does not parse has no field.
+ */
+async function oneClickField(req: Request, type: string | undefined): Promise<string | undefined> {
+  const body = await readBoundedText(req);
+  if (type !== 'multipart/form-data') return new URLSearchParams(body).get('List-Unsubscribe') ?? undefined;
+  try {
+    const form = await new Response(body, {
+      headers: { 'content-type': req.headers.get('content-type') ?? '' },
+    }).formData();
+    const value = form.get('List-Unsubscribe');
+    return typeof value === 'string' ? value.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The unsubscribe link of every newsletter e-mail (List-Unsubscribe). A mailbox provider's
  * one-click POST (RFC 8058: the token in the URL, `List-Unsubscribe=One-Click` in the form body)
  * and the unsubscribe page's POST (JSON `{ token }`) unsubscribe; a GET, which is a person's
@@ -33,9 +52,11 @@ export default endpoint({ name: 'newsletter-unsubscribe', retryAfterSeconds: 30 
   if (type === 'application/json') {
     ({ token } = parseWith(SubscriptionTokenRequest, await readJsonBody(req)));
   } else {
-    const form = new URLSearchParams(await readBoundedText(req));
-    if (form.get('List-Unsubscribe') !== 'One-Click')
-      return errorResponse(400, `Send ${ONE_CLICK} as the form body, or JSON { "token": … }`);
+    if ((await oneClickField(req, type)) !== 'One-Click')
+      return errorResponse(
+        400,
+        `Send ${ONE_CLICK} as a form body (multipart/form-data or application/x-www-form-urlencoded), or JSON { "token": … }`,
+      );
     ({ token } = parseWith(SubscriptionTokenRequest, { token: url.searchParams.get('token') ?? undefined }));
   }
 
