@@ -6,14 +6,15 @@ import { endpoint, errorResponse, json, requireMethod } from './_lib/http';
 import { deliverAfterAnswer } from './_lib/outbox';
 import { deliveryOf } from './_lib/store/records';
 import { getStore } from './_lib/store/get-store';
-import type { OutboxEntry } from './_lib/store/types';
+import type { ListedOutboxEntry } from './_lib/store/types';
 
-/** What the admin's Outbox shows of an entry: its state, and the message as it is sent. */
-function itemOf(entry: OutboxEntry): OutboxItem {
+/** What the admin's Outbox shows of an entry: its state, and the message as it is sent (or its subject alone, once its text is no longer kept). */
+function itemOf(entry: ListedOutboxEntry): OutboxItem {
   const { message, ...state } = entry;
+  const item = { ...deliveryOf(state), ref: entry.ref };
+  if ('pruned' in message) return { ...item, subject: message.title, text: '', textKept: false };
   return {
-    ...deliveryOf(state),
-    ref: entry.ref,
+    ...item,
     subject: message.channel === 'mail' ? message.subject : message.type,
     text: message.channel === 'mail' ? message.text : JSON.stringify(JSON.parse(message.body), null, 2),
   };

@@ -3,7 +3,7 @@ import type { SubscriptionAnswer } from '../src/shared/api';
 import { SubscriptionTokenRequest } from '../src/shared/schemas';
 import { deliverySettings } from './_lib/delivery-settings';
 import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
-import { LINK_MESSAGES, verifyLink } from './_lib/links';
+import { LINK_MESSAGES, sentAtOf, verifyLink } from './_lib/links';
 import { confirmedEntries } from './_lib/mail/messages';
 import { deliverAfterAnswer } from './_lib/outbox';
 import { policyDate } from './_lib/policy';
@@ -11,8 +11,9 @@ import { getStore } from './_lib/store/get-store';
 
 /**
  * The confirmation page POSTs the e-mailed link's token here (never a GET: mail scanners open
- * links). The subscriber becomes confirmed with the names and form the link carries, and the
- * subscriber.confirmed webhook is queued in the same step.
+ * links). The subscriber becomes confirmed with the names, form and sign-up the link carries, and
+ * the subscriber.confirmed webhook is queued in the same step. A link sent before the person
+ * unsubscribed answers 409 and confirms nothing.
  */
 export default endpoint({ name: 'newsletter-confirm', retryAfterSeconds: 30 }, async (req, context) => {
   requireMethod(req, ['POST']);
@@ -21,13 +22,25 @@ export default endpoint({ name: 'newsletter-confirm', retryAfterSeconds: 30 }, a
   const check = verifyLink(token, now);
   if (!check.ok) return errorResponse(check.reason === 'expired' ? 410 : 400, LINK_MESSAGES[check.reason]);
   if (check.payload.a !== 'confirm') return errorResponse(400, LINK_MESSAGES.invalid);
-  const { e: email, f: firstName, l: lastName, s: source } = check.payload;
+  const link = check.payload;
+  const { e: email, f: firstName, l: lastName, s: source } = link;
+  const sentAt = sentAtOf(link).toISOString();
 
   const store = await getStore();
   const settings = deliverySettings(req, context);
   let queued: string[] = [];
   const change = await store.confirmSubscriber(
-    { email, firstName, ...(lastName ? { lastName } : {}), source, policyDate: await policyDate() },
+    {
+      email,
+      firstName,
+      ...(lastName ? { lastName } : {}),
+      source,
+      ...(link.t !== undefined
+        ? { signUp: { at: sentAt, ...(link.p ? { page: link.p } : {}), ...(link.d ? { policyDate: link.d } : {}) } }
+        : {}),
+      sentAt,
+      policyDate: await policyDate(),
+    },
     now,
     (subscriber) => {
       const entries = confirmedEntries(subscriber, now, settings);
@@ -36,6 +49,7 @@ export default endpoint({ name: 'newsletter-confirm', retryAfterSeconds: 30 }, a
     },
   );
   if (!change) return errorResponse(404, LINK_MESSAGES.gone);
+  if (change.refused) return errorResponse(409, LINK_MESSAGES.unsubscribedSince);
   deliverAfterAnswer(context, store, queued, 'newsletter-confirm');
   const answer: SubscriptionAnswer = { ok: true, status: 'confirmed' };
   return json(200, answer);

@@ -3,7 +3,7 @@ import type { Context } from '@netlify/functions';
 import type { DeliverySetup } from '../../src/shared/api';
 import { site } from '../../src/site.config';
 import { getEnv, isLocalRun } from './env';
-import { mailMode } from './mail/transport';
+import { mailFrom, mailMode } from './mail/transport';
 import type { DeliverySettings } from './mail/messages';
 
 /**
@@ -32,7 +32,14 @@ export function deliverySetup(): DeliverySetup {
   const mail = mailMode();
   const setup: DeliverySetup = { mail, notifyTo: notifyTo(), webhook: Boolean(getEnv().LEAD_WEBHOOK_URL) };
   if (mail === 'none')
-    setup.warning =
-      'E-mail is not set up, so nobody is being notified: new leads get no notification, guide requests get no guide and newsletter sign-ups get no confirmation. Set SMTP_URL and MAIL_FROM in the site’s environment variables; what is waiting is sent within a day of it.';
+    setup.warning = {
+      title: 'Nobody is being notified',
+      text: 'E-mail is not set up: new leads get no notification, guide requests get no guide and newsletter sign-ups get no confirmation. Set SMTP_URL and MAIL_FROM in the site’s environment variables and redeploy (functions see new values only after a deploy); e-mails that waited less than 24 hours then go out within a minute.',
+    };
+  else if (mail === 'smtp' && !getEnv().MAIL_FROM && !isLocalRun())
+    setup.warning = {
+      title: 'E-mails may be refused',
+      text: `MAIL_FROM is not set, so e-mails are sent from ${mailFrom()}. Most providers refuse a sender they have not verified: set MAIL_FROM to an address your provider lets you send from, and redeploy.`,
+    };
   return setup;
 }

@@ -19,6 +19,12 @@ const ConfirmPayload = z.object({
   s: z.string().max(40),
   /** Expiry, ms since the epoch. */
   x: z.number().int(),
+  /** When the sign-up was made and the link sent, ms since the epoch (links sent before it was carried have none). */
+  t: z.number().int().optional(),
+  /** The page of the sign-up's form. */
+  p: z.string().max(500).optional(),
+  /** The privacy policy's updatedDate in force at the sign-up. */
+  d: z.string().max(10).optional(),
 });
 const UnsubscribePayload = z.object({ a: z.literal('unsubscribe'), e: z.string().min(3).max(254) });
 const Payload = z.discriminatedUnion('a', [ConfirmPayload, UnsubscribePayload]);
@@ -70,4 +76,9 @@ export const LINK_MESSAGES = {
   expired:
     'This confirmation link has expired. Subscribe again from the form at the bottom of any page and we will send you a new one.',
   gone: 'This subscription no longer exists. Subscribe again from the form at the bottom of any page.',
+  unsubscribedSince:
+    'You unsubscribed after this link was sent, so it no longer confirms anything. To subscribe again, use the form at the bottom of any page.',
 } as const;
+
+/** When a confirm link was sent: its own record of it, or (older links) 7 days before it expires. */
+export const sentAtOf = (link: ConfirmLink) => new Date(link.t ?? link.x - CONFIRM_LINK_TTL_MS);

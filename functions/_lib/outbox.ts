@@ -7,18 +7,49 @@
  */
 import type { Context } from '@netlify/functions';
 import { DeliveryFailure, sendMail } from './mail/transport';
-import type { ClaimedEntry, Completion, DeliveryOutcome, OutboxEntry, StoreVerbs } from './store/types';
+import {
+  OUTBOX_MESSAGE_KEEP_MS,
+  type ClaimedEntry,
+  type Completion,
+  type DeliveryOutcome,
+  type OutboxEntry,
+  type StoreVerbs,
+} from './store/types';
 import { sendWebhook } from './webhooks';
 
-/** One attempt at one entry. */
-export async function attempt(entry: OutboxEntry): Promise<DeliveryOutcome> {
+/**
+ * How long one attempt may take before it counts as failed (and is retried after its backoff).
+ * Well within OUTBOX_LEASE_MS: an entry is never claimed again while an attempt at it can still
+ * be going on. SMTP's own timeouts bound each step, not a whole conversation with a server that
+ * answers slowly, nor the wait for a free connection; this bounds the whole.
+ */
+export const ATTEMPT_DEADLINE_MS = 60_000;
+
+/** The most entries claimed at once after an answer: a burst's entries are claimed and sent this many at a time. */
+export const CLAIM_CHUNK = 25;
+
+/** One attempt at one entry, ended by its deadline at the latest. */
+export async function attempt(entry: OutboxEntry, deadlineMs = ATTEMPT_DEADLINE_MS): Promise<DeliveryOutcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new DeliveryFailure(`no answer within ${deadlineMs / 1000} s`, false)), deadlineMs);
+  });
   try {
-    const via =
-      entry.message.channel === 'mail' ? await sendMail(entry, entry.message) : await sendWebhook(entry, entry.message);
+    const sending =
+      entry.message.channel === 'mail' ? sendMail(entry, entry.message) : sendWebhook(entry, entry.message);
+    const via = await Promise.race([sending, deadline]);
     return { kind: 'delivered', via };
   } catch (error) {
-    if (error instanceof DeliveryFailure) return { kind: 'failed', error: error.message, permanent: error.permanent };
+    if (error instanceof DeliveryFailure)
+      return {
+        kind: 'failed',
+        error: error.message,
+        permanent: error.permanent,
+        ...(error.notSetUp ? { notSetUp: true } : {}),
+      };
     return { kind: 'failed', error: error instanceof Error ? error.name : 'unknown error', permanent: false };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -67,10 +98,16 @@ const complete = batcher(0, (store, items: { completion: Completion; at: Date }[
   ),
 );
 
-async function deliverClaimed(store: StoreVerbs, claimed: ClaimedEntry[], now: () => Date, report: DeliveryReport) {
+async function deliverClaimed(
+  store: StoreVerbs,
+  claimed: ClaimedEntry[],
+  now: () => Date,
+  report: DeliveryReport,
+  deadlineMs = ATTEMPT_DEADLINE_MS,
+) {
   await Promise.all(
     claimed.map(async (item) => {
-      const outcome = await attempt(item.entry);
+      const outcome = await attempt(item.entry, deadlineMs);
       await complete(store, [{ completion: { claimed: item, outcome }, at: now() }]);
       if (outcome.kind === 'delivered') report.delivered += 1;
       else if (outcome.permanent) report.dead += 1;
@@ -81,9 +118,16 @@ async function deliverClaimed(store: StoreVerbs, claimed: ClaimedEntry[], now: (
   );
 }
 
+/**
+ * Delivers these entries if they are still due, CLAIM_CHUNK at a time: each chunk is claimed just
+ * before its attempts, so no lease runs while its entry waits behind others.
+ */
 async function deliverIds(store: StoreVerbs, ids: string[], now: () => Date): Promise<DeliveryReport> {
   const report: DeliveryReport = { delivered: 0, failed: 0, dead: 0 };
-  if (ids.length > 0) await deliverClaimed(store, await store.claimOutbox(now(), ids.length, ids), now, report);
+  for (let start = 0; start < ids.length; start += CLAIM_CHUNK) {
+    const chunk = ids.slice(start, start + CLAIM_CHUNK);
+    await deliverClaimed(store, await store.claimOutbox(now(), chunk.length, chunk), now, report);
+  }
   return report;
 }
 
@@ -144,19 +188,34 @@ export interface SweepOptions {
   budgetMs?: number;
   /** Entries claimed and delivered at a time. */
   batch?: number;
+  /** How long one attempt may take (ATTEMPT_DEADLINE_MS). */
+  attemptDeadlineMs?: number;
 }
 
 /** Delivers everything due, a batch at a time, until nothing is due or the budget is spent. */
 export async function sweep(
   store: StoreVerbs,
-  { now = () => new Date(), budgetMs = 20_000, batch = 10 }: SweepOptions = {},
+  { now = () => new Date(), budgetMs = 20_000, batch = 10, attemptDeadlineMs = ATTEMPT_DEADLINE_MS }: SweepOptions = {},
 ) {
   const report: DeliveryReport = { delivered: 0, failed: 0, dead: 0 };
   const started = Date.now();
   while (Date.now() - started < budgetMs) {
     const claimed = await store.claimOutbox(now(), batch);
     if (claimed.length === 0) break;
-    await deliverClaimed(store, claimed, now, report);
+    await deliverClaimed(store, claimed, now, report, attemptDeadlineMs);
   }
   return report;
+}
+
+/** Messages whose text is forgotten in one run: an hour's share of a busy site's, many times over. */
+const PRUNE_LIMIT = 500;
+
+/**
+ * Once an hour (the run at minute 0), forgets the text of messages delivered more than
+ * OUTBOX_MESSAGE_KEEP_MS ago: the store does not grow with every e-mail ever sent, while each
+ * entry's state stays with its record. Answers how many it forgot.
+ */
+export async function pruneDelivered(store: StoreVerbs, now: Date): Promise<number> {
+  if (now.getUTCMinutes() !== 0) return 0;
+  return store.pruneOutbox(new Date(now.getTime() - OUTBOX_MESSAGE_KEEP_MS), PRUNE_LIMIT);
 }

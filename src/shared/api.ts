@@ -33,8 +33,8 @@ export interface DeliverySetup {
   notifyTo: string[];
   /** Whether leads and confirmed subscribers are POSTed to LEAD_WEBHOOK_URL. */
   webhook: boolean;
-  /** A plain sentence for the owner when nobody is being notified; absent when all is well. */
-  warning?: string;
+  /** What the owner must fix for e-mails to reach people (a heading and what to do); absent when all is well. */
+  warning?: { title: string; text: string };
 }
 
 /** Leads and subscribers of one campaign (utm_source / utm_medium / utm_campaign; "(none)" where absent). */
@@ -90,8 +90,10 @@ export interface OutboxItem extends Delivery {
   ref: string;
   /** An e-mail's subject, or the webhook's event type. */
   subject: string;
-  /** An e-mail's plain-text part, or the webhook's JSON body. */
+  /** An e-mail's plain-text part, or the webhook's JSON body; empty once the text is no longer kept. */
   text: string;
+  /** False once the text is no longer kept (30 days after delivery): only the subject and the state stay. */
+  textKept?: false;
 }
 
 /** POST /api/newsletter/confirm and /api/newsletter/unsubscribe answer with the subscriber's new state. */

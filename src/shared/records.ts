@@ -36,7 +36,16 @@ export interface Consent {
   confirmedPolicyDate?: string;
   /** ISO time they unsubscribed. */
   unsubscribedAt?: string;
+  /**
+   * The consents given before this one and their withdrawals, oldest first (the last
+   * EARLIER_CONSENTS_KEPT): someone who unsubscribed and later confirmed a new sign-up keeps the
+   * proof of both.
+   */
+  earlier?: Omit<Consent, 'earlier'>[];
 }
+
+/** How many earlier consents a subscriber's record keeps. */
+export const EARLIER_CONSENTS_KEPT = 10;
 
 export interface Subscriber {
   /** As the person typed it (trimmed, lower-cased): `ada@bücher.de`. */

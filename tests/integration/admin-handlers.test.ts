@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi 
 import adminLeads from '../../functions/admin-leads';
 import adminLogin from '../../functions/admin-login';
 import adminLogout from '../../functions/admin-logout';
+import adminOutbox from '../../functions/admin-outbox';
 import adminOverview from '../../functions/admin-overview';
 import adminSession from '../../functions/admin-session';
 import adminSpam from '../../functions/admin-spam';
@@ -19,9 +20,10 @@ import { hashPassword, SESSION_COOKIE, signSession } from '../../functions/_lib/
 import { resetEnv } from '../../functions/_lib/env';
 import { createRedisStore, createUpstashClient, KEYS } from '../../functions/_lib/store/redis';
 import { createSqliteStore, DATABASE_FILE, type SqliteStore } from '../../functions/_lib/store/sqlite';
-import type { Store } from '../../functions/_lib/store/types';
+import { OUTBOX_MESSAGE_KEEP_MS, type Store } from '../../functions/_lib/store/types';
+import { pruneDelivered } from '../../functions/_lib/outbox';
 import type { Lead, Subscriber } from '../../src/shared/records';
-import type { Overview, SpamPage } from '../../src/shared/api';
+import type { OutboxItem, Overview, SpamPage } from '../../src/shared/api';
 import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
@@ -675,6 +677,51 @@ describe('the Spam section', () => {
     const response = await run(adminSpam, request('/api/admin/spam', { method: 'DELETE', cookie, body: {} }));
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, POST');
+  });
+});
+
+describe('the Outbox', () => {
+  test('lists each message with its text, and one delivered over 30 days ago by its subject alone', async () => {
+    const store = createFileStore(folder);
+    const entry = (subject: string) => ({
+      id: crypto.randomUUID(),
+      kind: 'lead-notification' as const,
+      ref: 'lead',
+      to: 'team@example.com',
+      message: {
+        channel: 'mail' as const,
+        to: ['team@example.com'],
+        subject,
+        text: `${subject}: text`,
+        html: '<p></p>',
+      },
+    });
+    const old = new Date(Date.now() - OUTBOX_MESSAGE_KEEP_MS - 3600_000);
+    await store.createLead({ name: 'Old', email: 'old@example.com', source: 'contact_form' }, old, {
+      outbox: () => [entry('Old lead')],
+    });
+    const claimed = await store.claimOutbox(old, 10);
+    await store.completeOutbox(
+      claimed.map((item) => ({ claimed: item, outcome: { kind: 'delivered', via: 'file' } as const })),
+      old,
+    );
+    await store.createLead({ name: 'New', email: 'new@example.com', source: 'contact_form' }, new Date(), {
+      outbox: () => [entry('New lead')],
+    });
+    // The sweep's hourly run, at minute 0.
+    const onTheHour = new Date();
+    onTheHour.setUTCMinutes(0);
+    expect(await pruneDelivered(store, new Date(onTheHour.getTime() + 60_000))).toBe(0);
+    expect(await pruneDelivered(store, onTheHour)).toBe(1);
+
+    const { cookie } = await login();
+    const response = await run(adminOutbox, request('/api/admin/outbox?page=1', { cookie }));
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as ListPage<OutboxItem>;
+    expect(page.items.map(({ subject, text, textKept, status }) => ({ subject, text, textKept, status }))).toEqual([
+      { subject: 'New lead', text: 'New lead: text', textKept: undefined, status: 'pending' },
+      { subject: 'Old lead', text: '', textKept: false, status: 'delivered' },
+    ]);
   });
 });
 

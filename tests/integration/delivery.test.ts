@@ -333,6 +333,43 @@ describe.each([
       status: 'unsubscribed',
       consent: { unsubscribedAt: expect.any(String) },
     });
+
+    // The confirmation link, opened again after the unsubscription (by a scanner, say), confirms nothing.
+    const stale = await postJson(newsletterConfirm, '/api/newsletter/confirm', { token });
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as { error: string }).error).toMatch(/^You unsubscribed after this link was sent/);
+    expect(await store.getSubscriber('grace@example.com')).toMatchObject({ status: 'unsubscribed' });
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  test('the one-click POST is read as multipart/form-data too, as RFC 8058 recommends; without its field it unsubscribes nobody', async () => {
+    const person = { email: 'edsger@example.com', firstName: 'Edsger', source: 'website_footer' };
+    await postJson(newsletterSubscribe, '/api/newsletter/subscribe', person);
+    const [mail] = await smtp.waitFor(1);
+    const token = linkAfter(mail!, 'Confirm my subscription').searchParams.get('token');
+    await postJson(newsletterConfirm, '/api/newsletter/confirm', { token });
+    const url = oneClickUrl(mail!);
+
+    const wrong = new FormData();
+    wrong.set('List-Unsubscribe', 'Maybe');
+    const refused = await call(newsletterUnsubscribe, `${url.pathname}${url.search}`, { method: 'POST', body: wrong });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/List-Unsubscribe=One-Click/);
+    const broken = await call(newsletterUnsubscribe, `${url.pathname}${url.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=nothing-here' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(broken.status).toBe(400);
+    expect(await store.getSubscriber('edsger@example.com')).toMatchObject({ status: 'confirmed' });
+
+    const oneClick = new FormData();
+    oneClick.set('List-Unsubscribe', 'One-Click');
+    const request = new Request(`${ORIGIN}${url.pathname}${url.search}`, { method: 'POST', body: oneClick });
+    expect(request.headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/);
+    const left = await call(newsletterUnsubscribe, `${url.pathname}${url.search}`, { method: 'POST', body: oneClick });
+    expect(left.status).toBe(200);
+    expect(await store.getSubscriber('edsger@example.com')).toMatchObject({ status: 'unsubscribed' });
   });
 
   test('links that are forged, expired or for the wrong purpose are refused with what to do', async () => {
@@ -395,24 +432,124 @@ describe.each([
     expect(delivered.every((delivery) => delivery.status === 'delivered' && delivery.attempts === 3)).toBe(true);
   });
 
-  test('a failure that lasts past 24 hours ends dead; the owner retries it and it goes out', async () => {
+  test('a failure is retried 1, 2, 4 … minutes later, at most an hour apart, and after 24 hours ends dead; the owner retries it and it goes out', async () => {
     receiver.answer(503);
     await postJson(leadsCreate, '/api/leads/create', CONTACT);
-    const start = Date.now();
-    let minutes = 0;
-    for (let round = 0; round < 40 && minutes < 26 * 60; round += 1) {
-      minutes += 61;
-      await sweep(store, { now: () => new Date(start + minutes * 60_000) });
+    const webhook = async () =>
+      (await store.listOutbox({ offset: 0, limit: 10 })).find((entry) => entry.kind === 'webhook');
+    const start = Date.parse((await webhook())?.createdAt ?? '');
+    const gaps: number[] = [];
+    let last = start;
+    for (let round = 0; round < 60; round += 1) {
+      const entry = await webhook();
+      if (entry?.status !== 'pending' || !entry.nextAttemptAt) break;
+      const due = Date.parse(entry.nextAttemptAt);
+      // In minutes, to the second (the first attempt ran a few milliseconds after the lead was stored).
+      gaps.push(Math.round((due - last) / 1000) / 60);
+      last = due;
+      // A moment before it is due nothing goes out; at the moment it is, it does.
+      expect((await sweep(store, { now: () => new Date(due - 1000) })).failed).toBe(0);
+      const report = await sweep(store, { now: () => new Date(due) });
+      expect(report.failed + report.dead).toBe(1);
     }
-    const [webhook] = (await store.listOutbox({ offset: 0, limit: 10 })).filter((entry) => entry.kind === 'webhook');
-    expect(webhook?.status).toBe('dead');
-    expect(webhook?.lastError).toBe('HTTP 503 (gave up after 24 hours)');
+    expect(gaps.slice(0, 8)).toEqual([1, 2, 4, 8, 16, 32, 60, 60]);
+    expect(Math.max(...gaps)).toBe(60);
+    expect(last - start).toBeLessThanOrEqual(24 * 3600_000);
+    const dead = await webhook();
+    expect(dead?.status).toBe('dead');
+    expect(dead?.lastError).toBe('HTTP 503 (gave up after 24 hours)');
+    expect(receiver.requests).toHaveLength(gaps.length + 1);
+    expect(new Set(receiver.requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
     expect(await store.countOutbox()).toMatchObject({ pending: 0, dead: 1 });
     receiver.answer(204);
-    expect(await store.retryOutbox(webhook!.id, new Date())).toBe(true);
-    expect(await store.retryOutbox(webhook!.id, new Date())).toBe(false);
+    expect(await store.retryOutbox(dead!.id, new Date())).toBe(true);
+    expect(await store.retryOutbox(dead!.id, new Date())).toBe(false);
     expect(await sweep(store)).toEqual({ delivered: 1, failed: 0, dead: 0 });
-    expect(accepted().ids).toEqual([webhook!.id]);
+    expect(accepted().ids).toEqual([dead!.id]);
+  });
+
+  test.each([408, 429, 500, 502, 503])('a webhook answered %i is retried', async (status) => {
+    receiver.answer(status);
+    await postJson(leadsCreate, '/api/leads/create', CONTACT);
+    const [lead] = await store.listLeads({ offset: 0, limit: 1 });
+    expect(lead?.delivery?.find((delivery) => delivery.kind === 'webhook')).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastError: `HTTP ${status}`,
+    });
+  });
+
+  test.each([400, 401, 403, 404, 409, 410, 422])('a webhook answered %i is dead at once', async (status) => {
+    receiver.answer(status);
+    await postJson(leadsCreate, '/api/leads/create', CONTACT);
+    const [lead] = await store.listLeads({ offset: 0, limit: 1 });
+    expect(lead?.delivery?.find((delivery) => delivery.kind === 'webhook')).toMatchObject({
+      status: 'dead',
+      attempts: 1,
+      lastError: `HTTP ${status}`,
+    });
+  });
+
+  test('a webhook that does not answer within 10 s, and an SMTP server that stalls past the attempt deadline, are retried', async () => {
+    receiver.answer('hang');
+    smtp.behave('stall');
+    const now = new Date();
+    const settings = { origin: ORIGIN, notifyTo: ['team@loopwork.example'], webhookHost: new URL(receiver.url).host };
+    await store.createLead({ name: 'Slow', email: 'slow@example.com', source: 'contact_form' }, now, {
+      outbox: (lead) => leadEntries(lead, settings),
+    });
+    const started = Date.now();
+    const report = await sweep(store, { now: () => now, attemptDeadlineMs: 2000 });
+    expect(report).toEqual({ delivered: 0, failed: 2, dead: 0 });
+    // The webhook's own 10 s timeout is longer than this sweep's deadline: the deadline ended both.
+    expect(Date.now() - started).toBeLessThan(9000);
+    const [lead] = await store.listLeads({ offset: 0, limit: 1 });
+    expect(lead?.delivery?.map(({ kind, status, lastError }) => ({ kind, status, lastError }))).toEqual([
+      { kind: 'lead-notification', status: 'pending', lastError: 'no answer within 2 s' },
+      { kind: 'webhook', status: 'pending', lastError: 'no answer within 2 s' },
+    ]);
+
+    smtp.behave('accept');
+    const timedOut = await sweep(store, { now: () => new Date(now.getTime() + 61_000) });
+    expect(timedOut).toEqual({ delivered: 1, failed: 1, dead: 0 });
+    const [after] = await store.listLeads({ offset: 0, limit: 1 });
+    expect(after?.delivery?.find((delivery) => delivery.kind === 'webhook')?.lastError).toBe('timed out after 10 s');
+    receiver.answer(204);
+    expect(await sweep(store, { now: () => new Date(now.getTime() + 4 * 60_000) })).toEqual({
+      delivered: 1,
+      failed: 0,
+      dead: 0,
+    });
+  }, 30_000);
+
+  test('a deployed site without SMTP_URL keeps its e-mails waiting, untried, and sends them once SMTP_URL is set', async () => {
+    delete process.env.SITE_LOCAL_RUN;
+    delete process.env.SMTP_URL;
+    resetEnv();
+    const now = new Date();
+    const settings = { origin: ORIGIN, notifyTo: ['team@loopwork.example'], webhookHost: undefined };
+    await store.createLead({ name: 'Waiting', email: 'waiting@example.com', source: 'contact_form' }, now, {
+      outbox: (lead) => leadEntries(lead, settings),
+    });
+    for (const minute of [0, 1, 2, 3]) {
+      expect(await sweep(store, { now: () => new Date(now.getTime() + minute * 60_000 + 1000) })).toEqual({
+        delivered: 0,
+        failed: 1,
+        dead: 0,
+      });
+    }
+    const [waiting] = await store.listOutbox({ offset: 0, limit: 1 });
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 0, lastError: 'E-mail is not set up: set SMTP_URL' });
+    expect(Date.parse(waiting?.nextAttemptAt ?? '')).toBe(now.getTime() + 4 * 60_000 + 1000);
+
+    process.env.SMTP_URL = smtp.url;
+    resetEnv();
+    expect(await sweep(store, { now: () => new Date(now.getTime() + 4 * 60_000 + 1000) })).toEqual({
+      delivered: 1,
+      failed: 0,
+      dead: 0,
+    });
+    expect(smtp.messages.map((mail) => mail.subject)).toEqual(['New lead: Waiting – Contact form']);
   });
 
   test('a permanent refusal is dead at once: a 4xx webhook answer, an SMTP 550 for the recipient', async () => {
@@ -484,6 +621,64 @@ describe.each([
     expect(accepted().ids).toHaveLength(1);
     const [done] = await store.listLeads({ offset: 0, limit: 1 });
     expect(done?.delivery?.every((delivery) => delivery.status === 'delivered')).toBe(true);
+  });
+
+  test('5 guide requests of one address within an hour: 5 leads and team notifications, 1 guide; a link in the name is not echoed', async () => {
+    const request = {
+      name: 'Visit https://prize.example now',
+      email: 'victim@example.com',
+      source: 'zoho_guide',
+      page: '/zoho',
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, index) =>
+        postJson(leadsCreate, '/api/leads/create', request, `198.51.100.${index + 1}`),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 201]);
+    await smtp.waitFor(6);
+    await receiver.waitFor(5);
+    const guides = smtp.messages.filter((mail) => addresses(mail, 'to').includes('victim@example.com'));
+    expect(guides).toHaveLength(1);
+    // The first word is a plain word, so it stays; the rest of what the stranger typed does not.
+    expect(guides[0]?.text).toContain('Hi Visit,');
+    expect(guides[0]?.text).not.toContain('prize.example');
+    expect(guides[0]?.html).not.toContain('prize.example');
+    expect(smtp.messages.filter((mail) => addresses(mail, 'to').includes('team@loopwork.example'))).toHaveLength(5);
+    expect(await store.countLeads()).toBe(5);
+
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61 * 60_000 });
+    await postJson(leadsCreate, '/api/leads/create', { ...request, name: 'Victor Ward' });
+    await smtp.waitFor(8);
+    const later = smtp.messages.filter((mail) => addresses(mail, 'to').includes('victim@example.com'));
+    expect(later).toHaveLength(2);
+    expect(later[1]?.text).toContain('Hi Victor,');
+  });
+
+  test('20 subscriptions of one address at once send one confirmation, which echoes no stranger-chosen link', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        postJson(
+          newsletterSubscribe,
+          '/api/newsletter/subscribe',
+          {
+            email: 'flooded@example.com',
+            firstName: `Buy cheap pills at pills.example ${index}`,
+            source: 'website_footer',
+          },
+          `198.51.100.${index + 1}`,
+        ),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
+    const [mail] = await smtp.waitFor(1);
+    expect(smtp.messages).toHaveLength(1);
+    expect(mail?.text).toContain('Hi Buy,');
+    expect(mail?.text).not.toContain('pills.example');
+    expect(
+      (await store.listOutbox({ offset: 0, limit: 50 })).filter((entry) => entry.kind === 'confirmation'),
+    ).toHaveLength(1);
+    expect(await store.countSubscribers()).toBe(1);
   });
 
   test('20 subscriptions of one address within an hour send one confirmation; a confirmed address keeps its name', async () => {

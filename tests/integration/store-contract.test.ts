@@ -11,6 +11,7 @@ import { createSqliteStore, type SqliteStore } from '../../functions/_lib/store/
 import {
   ChallengeSpentError,
   dayOf,
+  OUTBOX_LEASE_MS,
   type NewOutboxEntry,
   type SpentChallenge,
   type Store,
@@ -82,6 +83,28 @@ const challenge = (id = crypto.randomUUID()): SpentChallenge => ({
   expiresAt: new Date(NOW.getTime() + 5 * 60_000),
 });
 const minutesAfterNow = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+
+/** A confirmation e-mail for an address (its content does not matter here). */
+const confirmationEntry = (email: string): NewOutboxEntry => ({
+  id: crypto.randomUUID(),
+  kind: 'confirmation',
+  ref: email,
+  to: email,
+  message: { channel: 'mail', to: [email], subject: 'Please confirm', text: 'Confirm', html: '<p>Confirm</p>' },
+});
+
+/** A lead's entries with a guide for the prospect, at most one an hour per address, as leads-create composes them. */
+const withGuide = (lead: Lead): NewOutboxEntry[] => [
+  ...leadEntries(lead),
+  {
+    id: crypto.randomUUID(),
+    kind: 'guide',
+    ref: lead.id,
+    to: lead.email,
+    message: { channel: 'mail', to: [lead.email], subject: 'Your guide', text: 'Guide', html: '<p>Guide</p>' },
+    throttle: { key: `guide:${lead.email}`, seconds: 3600 },
+  },
+];
 
 /** What a lead judged spam carries. */
 const SPAM = { reasons: ['Akismet: spam', '7 links in the message (at most 3 allowed)'] };
@@ -236,21 +259,37 @@ describe.each([
     expect(new Set(all.map((subscriber) => subscriber.email)).size).toBe(200);
   });
 
-  test('50 concurrent subscriptions of one address in mixed case leave exactly 1 record', async () => {
+  test('50 concurrent subscriptions of one address leave exactly 1 record and queue exactly 1 confirmation', async () => {
     const store = await adapter.fresh();
-    // The endpoints normalise e-mails with the shared schema before the store sees them.
-    const variants = Array.from({ length: 50 }, (_, index) =>
-      (index % 2 ? 'Mixed.Case@Example.COM' : 'mixed.case@example.com').toLowerCase(),
-    );
+    // The endpoints normalise e-mails with the shared schema (lower case) before the store sees them.
     const results = await Promise.all(
-      variants.map((email, index) =>
-        store.subscribe({ email, firstName: 'Mixed', source: index % 3 ? 'website_footer' : 'newsletter_footer' }, NOW),
+      Array.from({ length: 50 }, (_, index) =>
+        store.subscribe(
+          {
+            email: 'same@example.com',
+            firstName: `Same ${index}`,
+            source: index % 3 ? 'website_footer' : 'newsletter_footer',
+          },
+          NOW,
+          { confirmation: confirmationEntry('same@example.com') },
+        ),
       ),
     );
     expect(results.filter((result) => result.created)).toHaveLength(1);
+    expect(results.filter((result) => result.confirmationQueued)).toHaveLength(1);
     expect(await store.countSubscribers()).toBe(1);
+    expect(await store.listOutbox({ offset: 0, limit: 100 })).toHaveLength(1);
     // The first subscription made the record; the others changed nothing.
-    expect((await store.getSubscriber('mixed.case@example.com'))?.sources).toHaveLength(1);
+    const record = await store.getSubscriber('same@example.com');
+    expect(record?.sources).toHaveLength(1);
+    expect(results.find((result) => result.created)?.subscriber).toEqual(record);
+    // An hour on, one more may go out.
+    const later = await store.subscribe(
+      { email: 'same@example.com', firstName: 'Same', source: 'website_footer' },
+      minutesAfterNow(60),
+      { confirmation: confirmationEntry('same@example.com') },
+    );
+    expect(later.confirmationQueued).toBe(true);
   });
 
   test('200 concurrent leads leave 200 leads, each with its own id', async () => {
@@ -674,6 +713,188 @@ describe.each([
       ['leads-create', 2],
       ['newsletter-subscribe', 1],
     ]);
+  });
+
+  test('a throttled entry is queued once per its interval, however many writes carry it at once', async () => {
+    const store = await adapter.fresh();
+    const leads = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        store.createLead({ name: `Ask ${index}`, email: 'asker@example.com', source: 'zoho_guide' }, NOW, {
+          outbox: withGuide,
+        }),
+      ),
+    );
+    expect(await store.countLeads()).toBe(10);
+    const kinds = (await store.listOutbox({ offset: 0, limit: 100 })).map((entry) => entry.kind);
+    expect(kinds.filter((kind) => kind === 'lead-notification')).toHaveLength(10);
+    expect(kinds.filter((kind) => kind === 'webhook')).toHaveLength(10);
+    expect(kinds.filter((kind) => kind === 'guide')).toHaveLength(1);
+    const listed = await store.listLeads({ offset: 0, limit: 20 });
+    expect(listed.filter((lead) => lead.delivery?.some((delivery) => delivery.kind === 'guide'))).toHaveLength(1);
+    expect(new Set(leads.map((lead) => lead.id)).size).toBe(10);
+
+    // Another address is not held back; the same one is, until its hour has passed.
+    await store.createLead({ name: 'Other', email: 'other@example.com', source: 'zoho_guide' }, minutesAfterNow(1), {
+      outbox: withGuide,
+    });
+    await store.createLead({ name: 'Again', email: 'asker@example.com', source: 'zoho_guide' }, minutesAfterNow(59), {
+      outbox: withGuide,
+    });
+    const held = await store.createLead(
+      { name: 'Held', email: 'asker@example.com', source: 'zoho_guide', spam: SPAM },
+      minutesAfterNow(59),
+    );
+    // A release within the hour queues the lead's other entries, and says so.
+    const released = await store.releaseSpam(held.id, minutesAfterNow(59), withGuide);
+    expect(released?.delivery?.map((delivery) => delivery.kind)).toEqual(['lead-notification', 'webhook']);
+    await store.createLead({ name: 'Later', email: 'asker@example.com', source: 'zoho_guide' }, minutesAfterNow(61), {
+      outbox: withGuide,
+    });
+    const guides = (await store.listOutbox({ offset: 0, limit: 100 })).filter((entry) => entry.kind === 'guide');
+    expect(guides.map((entry) => entry.to).sort()).toEqual([
+      'asker@example.com',
+      'asker@example.com',
+      'other@example.com',
+    ]);
+  });
+
+  test('a confirmation records the sign-up its link was sent for; a link sent before an unsubscription is refused', async () => {
+    const store = await adapter.fresh();
+    await store.subscribe(
+      {
+        email: 'back@example.com',
+        firstName: 'Back',
+        source: 'website_footer',
+        page: '/blog',
+        policyDate: '2026-01-01',
+      },
+      NOW,
+    );
+    const link = {
+      email: 'back@example.com',
+      firstName: 'Back',
+      source: 'website_footer',
+      signUp: { at: NOW.toISOString(), page: '/blog', policyDate: '2026-01-01' },
+      sentAt: NOW.toISOString(),
+    };
+    expect((await store.confirmSubscriber(link, minutesAfterNow(5)))?.changed).toBe(true);
+    await store.unsubscribe('back@example.com', minutesAfterNow(10));
+    const refused = await store.confirmSubscriber(link, minutesAfterNow(20), () => [
+      confirmationEntry('x@example.com'),
+    ]);
+    expect(refused).toMatchObject({
+      changed: false,
+      refused: 'unsubscribed-since',
+      subscriber: { status: 'unsubscribed' },
+    });
+    expect(await store.subscriberStatusCounts()).toEqual({ pending: 0, confirmed: 0, unsubscribed: 1 });
+    expect(await store.listOutbox({ offset: 0, limit: 10 })).toEqual([]);
+
+    // A new sign-up's link confirms again, with that sign-up as the consent and the first one kept.
+    const again = await store.confirmSubscriber(
+      {
+        ...link,
+        source: 'newsletter_footer',
+        signUp: { at: minutesAfterNow(30).toISOString(), page: '/blog/post' },
+        sentAt: minutesAfterNow(30).toISOString(),
+      },
+      minutesAfterNow(31),
+    );
+    expect(again?.changed).toBe(true);
+    const record = await store.getSubscriber('back@example.com');
+    expect(record).toMatchObject({
+      status: 'confirmed',
+      sources: ['website_footer', 'newsletter_footer'],
+      consent: {
+        subscribedAt: minutesAfterNow(30).toISOString(),
+        form: 'newsletter_footer',
+        page: '/blog/post',
+        confirmedAt: minutesAfterNow(31).toISOString(),
+        earlier: [
+          {
+            subscribedAt: NOW.toISOString(),
+            form: 'website_footer',
+            page: '/blog',
+            policyDate: '2026-01-01',
+            confirmedAt: minutesAfterNow(5).toISOString(),
+            unsubscribedAt: minutesAfterNow(10).toISOString(),
+          },
+        ],
+      },
+    });
+    expect(await store.subscriberStatusCounts()).toEqual({ pending: 0, confirmed: 1, unsubscribed: 0 });
+    expect(await store.dailyCounts('confirmations', [dayOf(NOW)])).toEqual({ [dayOf(NOW)]: { website_footer: 2 } });
+  });
+
+  test('an entry is claimed by one claimer at a time until its lease ends; an outcome under a lost lease is ignored', async () => {
+    const store = await adapter.fresh();
+    const lead = await store.createLead({ name: 'Lease', email: 'lease@example.com', source: 'contact_form' }, NOW, {
+      outbox: leadEntries,
+    });
+    const first = await store.claimOutbox(NOW, 10);
+    expect(first.map((claimed) => claimed.entry.ref)).toEqual([lead.id, lead.id]);
+    expect(first.map((claimed) => claimed.entry.message.channel).sort()).toEqual(['mail', 'webhook']);
+    const ids = first.map((claimed) => claimed.entry.id);
+    // Held by the first claim: neither a sweep nor the function's own delivery gets it.
+    expect(await store.claimOutbox(minutesAfterNow(1), 10)).toEqual([]);
+    expect(await store.claimOutbox(minutesAfterNow(1), 10, ids)).toEqual([]);
+    // The lease ends: a second claimer gets them, and the first one's late outcome is ignored.
+    const second = await store.claimOutbox(new Date(NOW.getTime() + OUTBOX_LEASE_MS + 1), 10);
+    expect(second.map((claimed) => claimed.entry.id).sort()).toEqual([...ids].sort());
+    const late = first.map((claimed) => ({ claimed, outcome: { kind: 'delivered', via: 'smtp' } as const }));
+    expect(await store.completeOutbox(late, minutesAfterNow(3))).toBe(0);
+    const failed = second.map((claimed) => ({
+      claimed,
+      outcome: { kind: 'failed', error: 'HTTP 410', permanent: true } as const,
+    }));
+    expect(await store.completeOutbox(failed, minutesAfterNow(3))).toBe(2);
+    expect(await store.countOutbox()).toEqual({ total: 2, pending: 0, dead: 2 });
+    expect(await store.claimOutbox(minutesAfterNow(600), 10)).toEqual([]);
+    // Only a dead entry can be retried; it is due at once.
+    expect(await store.retryOutbox(ids[0] ?? '', minutesAfterNow(4))).toBe(true);
+    expect(await store.retryOutbox(ids[0] ?? '', minutesAfterNow(4))).toBe(false);
+    expect((await store.claimOutbox(minutesAfterNow(4), 10)).map((claimed) => claimed.entry.id)).toEqual([ids[0]]);
+  });
+
+  test('forgets the text of delivered entries only, oldest first, keeping their subjects and states', async () => {
+    const store = await adapter.fresh();
+    const leads: Lead[] = [];
+    for (const index of [0, 1, 2])
+      leads.push(
+        await store.createLead(
+          { name: `Old ${index}`, email: `old${index}@example.com`, source: 'contact_form' },
+          minutesAfterNow(index),
+          { outbox: leadEntries },
+        ),
+      );
+    const claimed = await store.claimOutbox(minutesAfterNow(3), 10);
+    expect(claimed).toHaveLength(6);
+    // Lead n's entries are delivered at minute 3 + n, but for the webhook of lead 2, which fails for good.
+    for (const item of claimed) {
+      const index = leads.findIndex((lead) => lead.id === item.entry.ref);
+      const outcome =
+        index === 2 && item.entry.kind === 'webhook'
+          ? ({ kind: 'failed', error: 'HTTP 410', permanent: true } as const)
+          : ({ kind: 'delivered', via: 'smtp' } as const);
+      expect(await store.completeOutbox([{ claimed: item, outcome }], minutesAfterNow(3 + index))).toBe(1);
+    }
+    const titles = async () =>
+      (await store.listOutbox({ offset: 0, limit: 10 }))
+        .flatMap((entry) => ('pruned' in entry.message ? [entry.message.title] : []))
+        .sort();
+    expect(await store.pruneOutbox(minutesAfterNow(4), 100)).toBe(2);
+    expect(await titles()).toEqual(['New lead: Old 0', 'lead.created']);
+    expect(await store.pruneOutbox(minutesAfterNow(4), 100)).toBe(0);
+    expect(await store.pruneOutbox(minutesAfterNow(60), 2)).toBe(2);
+    expect(await titles()).toEqual(['New lead: Old 0', 'New lead: Old 1', 'lead.created', 'lead.created']);
+    expect(await store.pruneOutbox(minutesAfterNow(60), 100)).toBe(1);
+    const listed = await store.listOutbox({ offset: 0, limit: 10 });
+    expect(listed).toHaveLength(6);
+    const pruned = listed.filter((entry) => 'pruned' in entry.message);
+    expect(pruned).toHaveLength(5);
+    expect(pruned.every((entry) => entry.status === 'delivered' && entry.deliveredAt)).toBe(true);
+    // The entry that failed for good keeps its message, for a retry.
+    expect(listed.find((entry) => entry.status === 'dead')?.message).toMatchObject({ channel: 'webhook' });
   });
 
   test('erases a subscriber on request', async () => {

@@ -263,7 +263,7 @@ describe('loading', () => {
 describe('the schema', () => {
   const database = () => new DatabaseSync(path.join(folder, DATABASE_FILE));
 
-  test('a database from before held spam leads is migrated: its leads stay listed and counted', async () => {
+  test('a database from before held spam leads and throttled e-mails is migrated: its leads stay listed and counted', async () => {
     const store = open();
     const lead = await store.createLead({ name: 'Old', email: 'old@example.com', source: 'contact_form' }, new Date());
     store.close();
@@ -272,7 +272,8 @@ describe('the schema', () => {
     db.exec(`DROP INDEX leads_newest; DROP INDEX leads_by_day; DROP INDEX leads_by_campaign;
       ALTER TABLE leads DROP COLUMN held; ALTER TABLE leads DROP COLUMN spam; ALTER TABLE leads DROP COLUMN content_check;
       CREATE INDEX leads_newest ON leads (created_at DESC, seq DESC); CREATE INDEX leads_by_day ON leads (day, source);
-      DROP TABLE spent_challenges; DROP TABLE challenge_failures; PRAGMA user_version = 1;`);
+      DROP TABLE spent_challenges; DROP TABLE challenge_failures; DROP TABLE outbox_throttle;
+      PRAGMA user_version = 1;`);
     db.close();
 
     const reopened = open();
@@ -290,7 +291,7 @@ describe('the schema', () => {
     reopened.close();
     const migrated = database();
     try {
-      expect(migrated.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
+      expect(migrated.prepare('PRAGMA user_version').get()).toEqual({ user_version: 3 });
       const indexes = migrated
         .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'leads' AND sql IS NOT NULL")
         .all();

@@ -5,6 +5,7 @@ import { resetEnv } from '../../functions/_lib/env';
 const KEYS = [
   'SITE_LOCAL_RUN',
   'SMTP_URL',
+  'MAIL_FROM',
   'LEADS_NOTIFY_TO',
   'LEAD_WEBHOOK_URL',
   'LEAD_WEBHOOK_SECRET',
@@ -32,7 +33,20 @@ describe('what the admin page says about delivery', () => {
     environment({});
     const setup = deliverySetup();
     expect(setup.mail).toBe('none');
-    expect(setup.warning).toMatch(/nobody is being notified/);
+    expect(setup.warning?.title).toBe('Nobody is being notified');
+    expect(setup.warning?.text).toMatch(/Set SMTP_URL and MAIL_FROM .* and redeploy/);
+  });
+
+  test('a deployed site with SMTP_URL but no MAIL_FROM warns that its e-mails may be refused', () => {
+    environment({ SMTP_URL: 'smtps://user:secret@smtp.example.com:465' });
+    expect(deliverySetup().warning).toEqual({
+      title: 'E-mails may be refused',
+      text: expect.stringMatching(
+        /^MAIL_FROM is not set, so e-mails are sent from "Loopwork" <hello@loopwork\.example>\./,
+      ),
+    });
+    environment({ SMTP_URL: 'smtps://user:secret@smtp.example.com:465', MAIL_FROM: 'Loopwork <hi@loopwork.example>' });
+    expect(deliverySetup().warning).toBeUndefined();
   });
 
   test('a local run without SMTP_URL writes the e-mails to the local outbox, without a warning', () => {
@@ -43,6 +57,7 @@ describe('what the admin page says about delivery', () => {
   test('with SMTP_URL, the recipients and a webhook, all is said and nothing is warned', () => {
     environment({
       SMTP_URL: 'smtps://user:secret@smtp.example.com:465',
+      MAIL_FROM: 'Loopwork <hello@loopwork.example>',
       LEADS_NOTIFY_TO: 'Owner@Example.com, sales@example.com',
       LEAD_WEBHOOK_URL: 'https://hooks.example.com/catch',
       LEAD_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,

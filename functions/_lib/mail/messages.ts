@@ -25,6 +25,20 @@ export const formName = (source: string) => FORM_NAMES[source] ?? source;
 /** An address for headers: the ASCII form where the domain is internationalised. */
 const sendable = (record: { email: string; emailAscii?: string }) => record.emailAscii ?? record.email;
 
+/**
+ * The greeting of an e-mail to an address nobody has verified yet (a guide, a confirmation): the
+ * first word of the name only when it is a plain name of letters (`Hi Ada,`), else `Hello,`. A
+ * form must not become a way to send a sentence or a link of a stranger's choosing, in the
+ * brand's name, to someone else's inbox.
+ */
+export function greeting(name: string): string {
+  const first = name.trim().split(/\s+/)[0] ?? '';
+  return /^\p{L}[\p{L}\p{M}'’-]{0,29}$/u.test(first) ? `Hi ${first},` : 'Hello,';
+}
+
+/** At most one guide e-mail an hour to one address, however often the form is sent with it. */
+export const GUIDE_INTERVAL_SECONDS = 3600;
+
 /** A display name for a header, quoted, without anything that could end the quote or the line. */
 const displayName = (name: string) => `"${name.replaceAll(/["\\\r\n]/g, ' ').trim()}"`;
 
@@ -99,11 +113,10 @@ export function leadEntries(lead: Lead, settings: DeliverySettings): NewOutboxEn
   const guidePath = guidePathFor(lead.source);
   if (guidePath) {
     const url = `${settings.origin}${guidePath}`;
-    const firstName = lead.name.split(/\s+/)[0] ?? lead.name;
     const body = renderMail(
       'Your guide is ready',
       [
-        { kind: 'paragraph', text: `Hi ${firstName},` },
+        { kind: 'paragraph', text: greeting(lead.name) },
         {
           kind: 'paragraph',
           text: 'Thank you for asking for our guide to connecting Zoho and Google Workspace. It walks you through it step by step, with the pitfalls to avoid and a checklist.',
@@ -137,6 +150,8 @@ export function leadEntries(lead: Lead, settings: DeliverySettings): NewOutboxEn
         subject: `Your guide from ${site.name}: connecting Zoho and Google Workspace`,
         ...body,
       },
+      // The lead is kept and the team told each time; the prospect gets the guide once an hour.
+      throttle: { key: `guide:${lead.email}`, seconds: GUIDE_INTERVAL_SECONDS },
     });
   }
 
@@ -166,13 +181,17 @@ export function confirmationEntry(input: SubscribeInput, now: Date, settings: De
     ...(input.lastName ? { l: input.lastName } : {}),
     s: input.source,
     x: now.getTime() + CONFIRM_LINK_TTL_MS,
+    // The sign-up itself, so that confirming it records this consent, whatever came before.
+    t: now.getTime(),
+    ...(input.page ? { p: input.page } : {}),
+    ...(input.policyDate ? { d: input.policyDate } : {}),
   });
   const leave = signLink({ a: 'unsubscribe', e: input.email });
   const unsubscribePage = linkUrl(settings.origin, LINK_PAGES.unsubscribe, leave);
   const body = renderMail(
     'Please confirm your subscription',
     [
-      { kind: 'paragraph', text: `Hi ${input.firstName},` },
+      { kind: 'paragraph', text: greeting(input.firstName) },
       {
         kind: 'paragraph',
         text: `Someone, hopefully you, asked to receive the ${site.name} newsletter at this address. Confirm with the button below and we will add you.`,

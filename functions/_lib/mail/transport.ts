@@ -2,8 +2,8 @@
 /**
  * Sends an outbox e-mail: through SMTP_URL when set; in a local run without it, written as an
  * .eml file to the local outbox folder (nothing is sent, nothing is lost: the admin page lists
- * them); on a deployed site without it, not at all (the attempt fails and is retried, so setting
- * SMTP_URL within a day still delivers what waited).
+ * them); on a deployed site without it, not at all (the entry waits, checked each minute, so
+ * setting SMTP_URL and redeploying within a day still delivers what waited).
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,11 +14,17 @@ import type { OutboxEntry, OutboxMessage } from '../store/types';
 
 export type MailMode = 'smtp' | 'file' | 'none';
 
-/** A failed attempt: permanent failures are not retried. The message never holds a password. */
+/**
+ * A failed attempt: permanent failures are not retried. One that failed because its channel is
+ * not set up (`notSetUp`) was not really tried: it does not count as an attempt and is tried
+ * again each minute, so what waits goes out as soon as the channel is set up. The message never
+ * holds a password.
+ */
 export class DeliveryFailure extends Error {
   constructor(
     message: string,
     readonly permanent: boolean,
+    readonly notSetUp = false,
   ) {
     super(message);
     this.name = 'DeliveryFailure';
@@ -105,7 +111,7 @@ export async function sendMail(entry: OutboxEntry, message: MailMessage): Promis
       throw smtpFailure(error);
     }
   }
-  if (mode === 'none') throw new DeliveryFailure('E-mail is not set up: set SMTP_URL', false);
+  if (mode === 'none') throw new DeliveryFailure('E-mail is not set up: set SMTP_URL', false, true);
   const composed = await composer.sendMail(mail);
   const directory = localOutboxDir();
   const name = `${entry.createdAt.replaceAll(/[:.]/g, '-')}-${entry.kind}-${entry.id}.eml`;

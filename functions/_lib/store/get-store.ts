@@ -73,6 +73,7 @@ function bound({ store, limiter }: Backend, timeoutMs: number): Bounded {
       completeOutbox: within(store.completeOutbox),
       retryOutbox: within(store.retryOutbox),
       listOutbox: within(store.listOutbox, slow),
+      pruneOutbox: within(store.pruneOutbox, slow),
       countOutbox: within(store.countOutbox, slow),
       subscriberStatusCounts: within(store.subscriberStatusCounts, slow),
       recordHoneypot: within(store.recordHoneypot),

@@ -4,13 +4,20 @@
  * unsubscription make of a subscriber, and what an attempt makes of an outbox entry. The adapters
  * only decide how the result is written atomically.
  */
-import type { Delivery, Lead, Subscriber } from '../../../src/shared/records';
+import {
+  EARLIER_CONSENTS_KEPT,
+  type Consent,
+  type Delivery,
+  type Lead,
+  type Subscriber,
+} from '../../../src/shared/records';
 import {
   OUTBOX_RETRY_WINDOW_MS,
   type ConfirmInput,
   type DeliveryOutcome,
   type NewOutboxEntry,
   type OutboxState,
+  type StatusChange,
   type SubscribeInput,
 } from './types';
 
@@ -41,46 +48,84 @@ export interface SubscriberChange {
   /** Whether it becomes confirmed now (counted for the day; the webhook goes out). */
   confirmedNow: boolean;
   entries: NewOutboxEntry[];
+  /** Why the change is refused, if it is (the record is left as it is). */
+  refused?: StatusChange['refused'];
 }
 
-/** What opening a confirmation link makes of a subscriber: confirmed, with the names and form the link carries. */
+const unchanged = (subscriber: Subscriber, refused?: StatusChange['refused']): SubscriberChange => ({
+  next: subscriber,
+  changed: false,
+  confirmedNow: false,
+  entries: [],
+  ...(refused ? { refused } : {}),
+});
+
+/**
+ * The consent a confirmation records: the sign-up the link was sent for, confirmed now. A consent
+ * given before (confirmed, and withdrawn since) moves to `earlier`, so its proof is kept.
+ */
+function confirmedConsent(consent: Consent, input: ConfirmInput, at: string): Consent {
+  const { earlier = [], ...current } = consent;
+  const kept = current.confirmedAt ? [...earlier, current].slice(-EARLIER_CONSENTS_KEPT) : earlier;
+  const signUp: Consent = input.signUp
+    ? {
+        subscribedAt: input.signUp.at,
+        form: input.source,
+        ...(input.signUp.page ? { page: input.signUp.page } : {}),
+        ...(input.signUp.policyDate ? { policyDate: input.signUp.policyDate } : {}),
+      }
+    : // A link from before links carried their sign-up: the record's own is the best there is.
+      (({ unsubscribedAt: _left, confirmedAt: _at, confirmedPolicyDate: _date, ...rest }) => rest)(current);
+  return {
+    ...signUp,
+    confirmedAt: at,
+    ...(input.policyDate ? { confirmedPolicyDate: input.policyDate } : {}),
+    ...(kept.length > 0 ? { earlier: kept } : {}),
+  };
+}
+
+/**
+ * What opening a confirmation link makes of a subscriber: confirmed, with the names, form and
+ * sign-up the link carries. A link sent before the person unsubscribed confirms nothing (a mail
+ * scanner opening an old e-mail must not subscribe them again).
+ */
 export function confirmed(
   subscriber: Subscriber,
   input: ConfirmInput,
   now: Date,
   outbox: (subscriber: Subscriber) => NewOutboxEntry[],
 ): SubscriberChange {
+  const left = subscriber.consent.unsubscribedAt;
+  if (subscriber.status === 'unsubscribed' && left && input.sentAt && Date.parse(left) > Date.parse(input.sentAt))
+    return unchanged(subscriber, 'unsubscribed-since');
   const at = now.toISOString();
   const confirmedNow = subscriber.status !== 'confirmed';
   const sources = subscriber.sources.includes(input.source)
     ? subscriber.sources
     : [...subscriber.sources, input.source];
-  const lastName = input.lastName ?? subscriber.lastName;
   const same =
     !confirmedNow &&
     subscriber.firstName === input.firstName &&
-    subscriber.lastName === lastName &&
+    subscriber.lastName === input.lastName &&
     sources === subscriber.sources;
-  if (same) return { next: subscriber, changed: false, confirmedNow: false, entries: [] };
-  const { unsubscribedAt: _left, ...consent } = subscriber.consent;
+  if (same) return unchanged(subscriber);
+  // The names are the link's, both of them: a sign-up without a last name has none.
+  const { lastName: _lastName, ...rest } = subscriber;
   const next: Subscriber = {
-    ...subscriber,
+    ...rest,
     firstName: input.firstName,
+    ...(input.lastName !== undefined ? { lastName: input.lastName } : {}),
     sources,
     updatedAt: at,
     status: 'confirmed',
-    consent: confirmedNow
-      ? { ...consent, confirmedAt: at, ...(input.policyDate ? { confirmedPolicyDate: input.policyDate } : {}) }
-      : subscriber.consent,
+    consent: confirmedNow ? confirmedConsent(subscriber.consent, input, at) : subscriber.consent,
   };
-  if (lastName !== undefined) next.lastName = lastName;
   return { next, changed: true, confirmedNow, entries: confirmedNow ? outbox(next) : [] };
 }
 
 /** What an unsubscription makes of a subscriber; unchanged when they already left. */
 export function unsubscribed(subscriber: Subscriber, now: Date): SubscriberChange {
-  if (subscriber.status === 'unsubscribed')
-    return { next: subscriber, changed: false, confirmedNow: false, entries: [] };
+  if (subscriber.status === 'unsubscribed') return unchanged(subscriber);
   const at = now.toISOString();
   return {
     next: {
@@ -112,7 +157,7 @@ export function statusCounts(all: number, pending: number, unsubscribedCount: nu
 }
 
 /** A new entry's state: due now, retried for OUTBOX_RETRY_WINDOW_MS. */
-export function newState({ message: _message, ...entry }: NewOutboxEntry, now: Date): OutboxState {
+export function newState({ message: _message, throttle: _throttle, ...entry }: NewOutboxEntry, now: Date): OutboxState {
   return {
     ...entry,
     status: 'pending',
@@ -128,14 +173,21 @@ export function backoffMs(attempts: number): number {
   return Math.min(2 ** Math.max(0, attempts - 1), 60) * 60_000;
 }
 
-/** An entry after an attempt: delivered, back in line after its backoff, or dead (permanent, or past its window). */
+/** How soon an entry whose channel is not set up is looked at again. */
+export const NOT_SET_UP_RECHECK_MS = 60_000;
+
+/**
+ * An entry after an attempt: delivered, back in line after its backoff, or dead (permanent, or
+ * past its window). One whose channel is not set up keeps its count and is due again in a minute.
+ */
 export function afterAttempt(entry: OutboxState, outcome: DeliveryOutcome, now: Date): OutboxState {
-  const attempts = entry.attempts + 1;
+  const notTried = outcome.kind === 'failed' && outcome.notSetUp === true;
+  const attempts = notTried ? entry.attempts : entry.attempts + 1;
   const { nextAttemptAt: _next, lastError: _error, ...rest } = entry;
   if (outcome.kind === 'delivered') {
     return { ...rest, attempts, status: 'delivered', deliveredAt: now.toISOString(), via: outcome.via };
   }
-  const next = now.getTime() + backoffMs(attempts);
+  const next = now.getTime() + (notTried ? NOT_SET_UP_RECHECK_MS : backoffMs(attempts));
   if (outcome.permanent) return { ...rest, attempts, status: 'dead', lastError: outcome.error };
   if (next > Date.parse(entry.expiresAt))
     return { ...rest, attempts, status: 'dead', lastError: `${outcome.error} (gave up after 24 hours)` };
@@ -148,10 +200,11 @@ export function afterAttempt(entry: OutboxState, outcome: DeliveryOutcome, now: 
   };
 }
 
-/** A dead entry put back in line by the owner: due now, with a new window. */
+/** A dead entry put back in line by the owner: due now, with a new window and its backoff from the start (1 minute). */
 export function revived(entry: OutboxState, now: Date): OutboxState {
   return {
     ...entry,
+    attempts: 0,
     status: 'pending',
     nextAttemptAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + OUTBOX_RETRY_WINDOW_MS).toISOString(),

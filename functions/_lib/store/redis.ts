@@ -35,12 +35,13 @@ import {
   type DashboardData,
   type LeadInput,
   type LeadWriteOptions,
+  type ListedOutboxEntry,
   type LoginAttempts,
   type NewOutboxEntry,
-  type OutboxEntry,
   type OutboxMessage,
   type OutboxState,
   type Page,
+  type PrunedMessage,
   type SpamOverview,
   type SpentChallenge,
   type StatusChange,
@@ -83,8 +84,12 @@ export const KEYS = {
   outboxAll: 'outbox:all',
   /** The entries of a lead or subscriber, in order. */
   outboxOf: (ref: string) => `outbox:ref:${ref}`,
+  /** Delivered entries whose message is still kept, by when they were delivered (ms). */
+  outboxDelivered: 'outbox:delivered',
   /** Entry id → the token of its current claim. */
   outboxLeases: 'outbox:leases',
+  /** When the last entry of a throttle key was queued (ms); it goes away after twice its interval. */
+  outboxThrottle: (key: string) => `outbox:throttle:${key}`,
 } as const;
 
 /** Per-day statistics are kept for two years. */
@@ -92,17 +97,33 @@ const DAILY_TTL_SECONDS = 2 * 366 * 24 * 3600;
 
 /**
  * Lua shared by the writes: queue(entries) writes outbox entries (a JSON list of { id, ref,
- * state, message, due }) beside the record the script writes, so both land in one step.
+ * state, message, due, and for a throttled one throttle (its key) and interval (ms) }) beside
+ * the record the script writes, so both land in one step. A throttled entry whose key was used
+ * less than its interval before `due` is left out. Answers the ids written.
  */
 const QUEUE_LUA = `
 local function queue(encoded)
+  local written = {}
   for _, entry in ipairs(cjson.decode(encoded)) do
-    redis.call('SET', '${KEYS.outboxState('')}' .. entry.id, entry.state)
-    redis.call('SET', '${KEYS.outboxMessage('')}' .. entry.id, entry.message)
-    redis.call('ZADD', '${KEYS.outboxDue}', entry.due, entry.id)
-    redis.call('ZADD', '${KEYS.outboxAll}', entry.due, entry.id)
-    redis.call('RPUSH', '${KEYS.outboxOf('')}' .. entry.ref, entry.id)
+    local write = true
+    if entry.throttle then
+      local last = tonumber(redis.call('GET', entry.throttle))
+      if last and entry.due - last < entry.interval then
+        write = false
+      else
+        redis.call('SET', entry.throttle, string.format('%d', entry.due), 'PX', string.format('%d', entry.interval * 2))
+      end
+    end
+    if write then
+      redis.call('SET', '${KEYS.outboxState('')}' .. entry.id, entry.state)
+      redis.call('SET', '${KEYS.outboxMessage('')}' .. entry.id, entry.message)
+      redis.call('ZADD', '${KEYS.outboxDue}', entry.due, entry.id)
+      redis.call('ZADD', '${KEYS.outboxAll}', entry.due, entry.id)
+      redis.call('RPUSH', '${KEYS.outboxOf('')}' .. entry.ref, entry.id)
+      written[#written + 1] = entry.id
+    end
   end
+  return written
 end
 `;
 
@@ -225,18 +246,20 @@ return { 1, ARGV[1] }
  * moves from the held index to the leads' under its original score, is counted under its original
  * day, source and campaign, and its outbox entries are queued.
  * KEYS: record, held index, leads index, daily counts of its day. ARGV: record as read, released
- * record, id, score (ms), source, daily ttl, entries JSON or '', campaign key.
+ * record, id, score (ms), source, daily ttl, entries JSON or '', campaign key. Returns { 1, ids
+ * of the entries written } or { 0 }.
  */
 const RELEASE_SCRIPT = `${QUEUE_LUA}
-if redis.call('GET', KEYS[1]) ~= ARGV[1] or not redis.call('ZSCORE', KEYS[2], ARGV[3]) then return 0 end
+if redis.call('GET', KEYS[1]) ~= ARGV[1] or not redis.call('ZSCORE', KEYS[2], ARGV[3]) then return { 0 } end
 redis.call('SET', KEYS[1], ARGV[2])
 redis.call('ZREM', KEYS[2], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
 redis.call('HINCRBY', KEYS[4], ARGV[5], 1)
 redis.call('EXPIRE', KEYS[4], ARGV[6])
 redis.call('HINCRBY', '${KEYS.campaigns('leads')}', ARGV[8], 1)
-if ARGV[7] ~= '' then queue(ARGV[7]) end
-return 1
+local written = {}
+if ARGV[7] ~= '' then written = queue(ARGV[7]) end
+return { 1, written }
 `;
 
 /**
@@ -287,8 +310,9 @@ return out
 
 /**
  * Attempts' outcomes, each only if its claim still holds: the new state, and the entry back in
- * line (retry), out of it (delivered) or among the dead. ARGV: groups of six (id, token, state,
- * retry|delivered|dead, next attempt in ms, created in ms). Returns how many were recorded.
+ * line (retry), out of it (delivered, indexed by when) or among the dead. ARGV: groups of six (id,
+ * token, state, retry|delivered|dead, next attempt (or delivery) in ms, created in ms). Returns
+ * how many were recorded.
  */
 const COMPLETE_SCRIPT = `
 local recorded = 0
@@ -302,11 +326,30 @@ for i = 1, #ARGV, 6 do
     else
       redis.call('ZREM', '${KEYS.outboxDue}', id)
       if ARGV[i + 3] == 'dead' then redis.call('ZADD', '${KEYS.outboxDead}', ARGV[i + 5], id) end
+      if ARGV[i + 3] == 'delivered' then redis.call('ZADD', '${KEYS.outboxDelivered}', ARGV[i + 4], id) end
     end
     recorded = recorded + 1
   end
 end
 return recorded
+`;
+
+/**
+ * The texts of entries delivered before ARGV[1] (ms), at most ARGV[2] of them, oldest first: each
+ * message becomes its title alone (PrunedMessage). Returns how many.
+ */
+const PRUNE_SCRIPT = `
+local ids = redis.call('ZRANGEBYSCORE', '${KEYS.outboxDelivered}', '-inf', '(' .. ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, id in ipairs(ids) do
+  local key = '${KEYS.outboxMessage('')}' .. id
+  local message = redis.call('GET', key)
+  if message then
+    local decoded = cjson.decode(message)
+    redis.call('SET', key, cjson.encode({ pruned = true, title = decoded.subject or decoded.type or '' }))
+  end
+  redis.call('ZREM', '${KEYS.outboxDelivered}', id)
+end
+return #ids
 `;
 
 /** A dead entry back in line, due now. ARGV: id, state, now (ms). Returns 0 when it is not dead. */
@@ -333,6 +376,7 @@ for _, id in ipairs(redis.call('LRANGE', '${KEYS.outboxOf('')}' .. email, 0, -1)
   redis.call('DEL', '${KEYS.outboxState('')}' .. id, '${KEYS.outboxMessage('')}' .. id)
   redis.call('ZREM', '${KEYS.outboxDue}', id)
   redis.call('ZREM', '${KEYS.outboxDead}', id)
+  redis.call('ZREM', '${KEYS.outboxDelivered}', id)
   redis.call('ZREM', '${KEYS.outboxAll}', id)
   redis.call('HDEL', '${KEYS.outboxLeases}', id)
 end
@@ -438,15 +482,16 @@ function toSubscriber(encoded: string): Subscriber {
 function queued(entries: NewOutboxEntry[], now: Date): string {
   if (entries.length === 0) return '';
   return JSON.stringify(
-    entries.map((entry) => {
-      return {
-        id: entry.id,
-        ref: entry.ref,
-        state: JSON.stringify(newState(entry, now)),
-        message: JSON.stringify(entry.message),
-        due: now.getTime(),
-      };
-    }),
+    entries.map((entry) => ({
+      id: entry.id,
+      ref: entry.ref,
+      state: JSON.stringify(newState(entry, now)),
+      message: JSON.stringify(entry.message),
+      due: now.getTime(),
+      ...(entry.throttle
+        ? { throttle: KEYS.outboxThrottle(entry.throttle.key), interval: entry.throttle.seconds * 1000 }
+        : {}),
+    })),
   );
 }
 
@@ -517,8 +562,8 @@ export function createRedisStore(redis: Redis): Store {
     for (let attempt = 0; attempt < 10; attempt += 1) {
       const current = await redis.get<string>(KEYS.subscriber(email));
       if (typeof current !== 'string') return undefined;
-      const { next, changed, confirmedNow, entries } = change(toSubscriber(current));
-      if (!changed) return { subscriber: next, changed };
+      const { next, changed, confirmedNow, entries, refused } = change(toSubscriber(current));
+      if (!changed) return { subscriber: next, changed, ...(refused ? { refused } : {}) };
       const applied = await redis.eval(
         CHANGE_STATUS_SCRIPT,
         [KEYS.subscriber(email)],
@@ -626,7 +671,7 @@ export function createRedisStore(redis: Redis): Store {
         if (typeof current !== 'string' || !lead || !isHeld(lead)) return undefined;
         const next = released(lead, now);
         const entries = outbox(next);
-        const applied = await redis.eval(
+        const [applied, written] = (await redis.eval(
           RELEASE_SCRIPT,
           [KEYS.lead(id), KEYS.leadsHeld, KEYS.leadsByCreated, KEYS.daily('leads', dayOf(new Date(lead.createdAt)))],
           [
@@ -639,10 +684,15 @@ export function createRedisStore(redis: Redis): Store {
             queued(entries, now),
             campaignKey(lead.attribution),
           ],
-        );
+        )) as [number | string, unknown];
         // Its entries are the ones just queued: their states need no second read.
-        if (Number(applied) === 1)
-          return { ...next, delivery: entries.map((entry) => deliveryOf(newState(entry, now))) };
+        if (Number(applied) === 1) {
+          const ids = new Set(Array.isArray(written) ? written.map(String) : []);
+          const delivery = entries
+            .filter((entry) => ids.has(entry.id))
+            .map((entry) => deliveryOf(newState(entry, now)));
+          return { ...next, delivery };
+        }
       }
       throw new Error('the lead kept changing during its release');
     },
@@ -712,13 +762,17 @@ export function createRedisStore(redis: Redis): Store {
       const values = await redis.mget<(string | null)[]>(
         ...ids.flatMap((id) => [KEYS.outboxState(id), KEYS.outboxMessage(id)]),
       );
-      const entries: OutboxEntry[] = [];
+      const entries: ListedOutboxEntry[] = [];
       for (let index = 0; index + 1 < values.length; index += 2) {
         const state = parseRecord<OutboxState>(values[index]);
-        const message = parseRecord<OutboxMessage>(values[index + 1]);
+        const message = parseRecord<OutboxMessage | PrunedMessage>(values[index + 1]);
         if (state && message) entries.push({ ...state, message });
       }
       return entries;
+    },
+
+    async pruneOutbox(before: Date, limit: number) {
+      return Number(await redis.eval(PRUNE_SCRIPT, [], [String(before.getTime()), String(limit)]));
     },
 
     async countOutbox() {

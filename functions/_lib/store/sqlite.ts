@@ -54,12 +54,14 @@ import {
   type DashboardData,
   type LeadInput,
   type LeadWriteOptions,
+  type ListedOutboxEntry,
   type LoginAttempts,
   type NewOutboxEntry,
   type OutboxEntry,
   type OutboxMessage,
   type OutboxState,
   type Page,
+  type PrunedMessage,
   type SpamOverview,
   type SpentChallenge,
   type StatusChange,
@@ -187,6 +189,9 @@ const MIGRATIONS = [
    CREATE INDEX spent_challenges_expiry ON spent_challenges (expires_at);
    -- Submissions refused for their proof of work, per endpoint.
    CREATE TABLE challenge_failures (endpoint TEXT PRIMARY KEY, count INTEGER NOT NULL);`,
+  `-- When the last outbox entry of a throttle key was queued (ms): at most one per its interval.
+   CREATE TABLE outbox_throttle (key TEXT PRIMARY KEY, queued_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+   CREATE INDEX outbox_throttle_expiry ON outbox_throttle (expires_at);`,
 ];
 
 /** Applies the migrations this database has not had yet, inside the caller's transaction. */
@@ -381,9 +386,31 @@ function insertLead(database: Database, lead: Lead, conflict: 'fail' | 'ignore' 
   );
 }
 
-/** Writes new outbox entries, due now. */
-function insertEntries(database: Database, entries: NewOutboxEntry[], now: Date): void {
+/**
+ * Whether a throttled entry may be queued now, marking its key if so (in the caller's
+ * transaction); an entry without a throttle always may.
+ */
+function throttleAllows(database: Database, throttle: NewOutboxEntry['throttle'], now: Date): boolean {
+  if (!throttle) return true;
+  const at = now.getTime();
+  database.run('DELETE FROM outbox_throttle WHERE expires_at <= ?', at);
+  const last = database.get('SELECT queued_at FROM outbox_throttle WHERE key = ?', throttle.key);
+  if (last && at - integer(last, 'queued_at') < throttle.seconds * 1000) return false;
+  database.run(
+    'INSERT OR REPLACE INTO outbox_throttle (key, queued_at, expires_at) VALUES (?, ?, ?)',
+    throttle.key,
+    at,
+    at + throttle.seconds * 2000,
+  );
+  return true;
+}
+
+/** Writes new outbox entries, due now; a throttled one only if its key allows it. Answers those written. */
+function insertEntries(database: Database, entries: NewOutboxEntry[], now: Date): NewOutboxEntry[] {
+  const written: NewOutboxEntry[] = [];
   for (const entry of entries) {
+    if (!throttleAllows(database, entry.throttle, now)) continue;
+    written.push(entry);
     database.run(
       "INSERT INTO outbox (id, ref, state, message, status, due_at) VALUES (?, ?, ?, ?, 'pending', ?)",
       entry.id,
@@ -393,6 +420,7 @@ function insertEntries(database: Database, entries: NewOutboxEntry[], now: Date)
       now.getTime(),
     );
   }
+  return written;
 }
 
 /** One connection with its prepared statements. */
@@ -755,8 +783,8 @@ export function createSqliteStore(directory: string): SqliteStore {
     write((database): StatusChange | undefined => {
       const row = subscriberRow(database, email);
       if (!row) return undefined;
-      const { next, changed, confirmedNow, entries } = change(toSubscriber(row));
-      if (!changed) return { subscriber: next, changed };
+      const { next, changed, confirmedNow, entries, refused } = change(toSubscriber(row));
+      if (!changed) return { subscriber: next, changed, ...(refused ? { refused } : {}) };
       database.run(
         'UPDATE subscribers SET first_name = ?, last_name = ?, sources = ?, updated_at = ?, status = ?, consent = ? WHERE email = ?',
         next.firstName,
@@ -787,6 +815,12 @@ export function createSqliteStore(directory: string): SqliteStore {
       message: JSON.parse(text(row, 'message')) as OutboxMessage,
     };
   }
+
+  /** An entry as the Outbox lists it: its message may be pruned to its title. */
+  const listedEntry = (row: Row): ListedOutboxEntry => ({
+    ...(JSON.parse(text(row, 'state')) as OutboxState),
+    message: JSON.parse(text(row, 'message')) as OutboxMessage | PrunedMessage,
+  });
 
   return {
     subscribe: (
@@ -848,9 +882,8 @@ export function createSqliteStore(directory: string): SqliteStore {
         // Its day, source and campaign columns are those of its arrival: it is counted there.
         const next = released(toLead(row), now);
         database.run('UPDATE leads SET held = 0, spam = ? WHERE id = ?', JSON.stringify(next.spam), id);
-        const entries = outbox(next);
-        insertEntries(database, entries, now);
-        return { ...next, delivery: entries.map((entry) => deliveryOf(newState(entry, now))) };
+        const written = insertEntries(database, outbox(next), now);
+        return { ...next, delivery: written.map((entry) => deliveryOf(newState(entry, now))) };
       }),
 
     spamOverview: ({ offset, limit }: Page) =>
@@ -930,7 +963,19 @@ export function createSqliteStore(directory: string): SqliteStore {
 
     listOutbox: ({ offset, limit }: Page) =>
       read((database) =>
-        database.all('SELECT * FROM outbox ORDER BY seq DESC LIMIT ? OFFSET ?', limit, offset).map(outboxEntry),
+        database.all('SELECT * FROM outbox ORDER BY seq DESC LIMIT ? OFFSET ?', limit, offset).map(listedEntry),
+      ),
+
+    pruneOutbox: (before: Date, limit: number) =>
+      write((database) =>
+        database.run(
+          `UPDATE outbox SET message = json_object('pruned', json('true'), 'title',
+             coalesce(json_extract(message, '$.subject'), json_extract(message, '$.type'), ''))
+           WHERE id IN (SELECT id FROM outbox WHERE status = 'delivered' AND json_extract(message, '$.pruned') IS NULL
+             AND json_extract(state, '$.deliveredAt') < ? ORDER BY json_extract(state, '$.deliveredAt') LIMIT ?)`,
+          before.toISOString(),
+          limit,
+        ),
       ),
 
     countOutbox: () => read((database) => outboxCounts(database)),

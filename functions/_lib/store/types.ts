@@ -24,6 +24,14 @@ export interface ConfirmInput {
   firstName: string;
   lastName?: string;
   source: string;
+  /**
+   * The sign-up the link was sent for (when, on which page, under which privacy policy): the
+   * consent being confirmed. Links sent before they carried it have none; the record's own
+   * consent is kept then.
+   */
+  signUp?: { at: string; page?: string; policyDate?: string };
+  /** ISO time the link was sent: an unsubscription after it voids the link. */
+  sentAt?: string;
   /** The privacy policy's updatedDate in force when the person confirms. */
   policyDate?: string;
 }
@@ -61,6 +69,12 @@ export interface NewOutboxEntry {
   /** Who it goes to, as the admin shows it: the recipients of an e-mail, the webhook's host. */
   to: string;
   message: OutboxMessage;
+  /**
+   * At most one entry of this key is queued per `seconds`: a later one within that time is not
+   * written (its record is). Checked and marked in the same atomic step as the write, so requests
+   * at once cannot slip two through. Keys hold what they limit: `guide:ada@example.com`.
+   */
+  throttle?: { key: string; seconds: number };
 }
 
 /** An entry as the store keeps it. */
@@ -71,6 +85,21 @@ export interface OutboxEntry extends NewOutboxEntry, Omit<Delivery, 'id' | 'kind
 
 /** An entry without its message: what the admin's lists read. */
 export type OutboxState = Omit<OutboxEntry, 'message'>;
+
+/** What is left of a delivered entry's message once its text is no longer kept: its subject or event type. */
+export interface PrunedMessage {
+  pruned: true;
+  title: string;
+}
+
+/** An entry as the admin's Outbox lists it: with its message, or what is left of it. */
+export type ListedOutboxEntry = OutboxState & { message: OutboxMessage | PrunedMessage };
+
+/**
+ * How long the text of a delivered e-mail or webhook is kept for the owner to read; then only its
+ * subject stays with its state (who, when, delivered), as long as its record is kept.
+ */
+export const OUTBOX_MESSAGE_KEEP_MS = 30 * 24 * 3600_000;
 
 /** A claimed entry: its lease token must come back with the outcome. */
 export interface ClaimedEntry {
@@ -91,7 +120,9 @@ export interface Completion {
 
 /** Everything the store needs to record an attempt's outcome. */
 export type DeliveryOutcome =
-  { kind: 'delivered'; via: NonNullable<Delivery['via']> } | { kind: 'failed'; error: string; permanent: boolean };
+  | { kind: 'delivered'; via: NonNullable<Delivery['via']> }
+  /** notSetUp: not really tried, its channel is not set up (not counted as an attempt; checked again each minute). */
+  | { kind: 'failed'; error: string; permanent: boolean; notSetUp?: boolean };
 
 export interface Page {
   offset: number;
@@ -159,8 +190,10 @@ export type SubscribeResult =
 /** The outcome of a confirmation or an unsubscription; undefined when the address is not (or no longer) subscribed. */
 export interface StatusChange {
   subscriber: Subscriber;
-  /** False when the subscriber was already in that state (a second click on the link). */
+  /** False when the subscriber was already in that state (a second click on the link), or the change was refused. */
   changed: boolean;
+  /** Why nothing changed, when the link may not do it: the person unsubscribed after it was sent. */
+  refused?: 'unsubscribed-since';
 }
 
 /** The verbs the functions call: getStore() gives them, each with a deadline. */
@@ -213,7 +246,12 @@ export interface StoreVerbs {
   /** Puts a dead entry back in line, due now, with a new 24-hour window; false when there is no dead entry of that id. */
   retryOutbox(id: string, now: Date): Promise<boolean>;
   /** Newest first. */
-  listOutbox(page: Page): Promise<OutboxEntry[]>;
+  listOutbox(page: Page): Promise<ListedOutboxEntry[]>;
+  /**
+   * Forgets the text of up to `limit` entries delivered before `before`, oldest first, keeping
+   * their states and subjects; answers how many. Entries waiting or dead keep their messages.
+   */
+  pruneOutbox(before: Date, limit: number): Promise<number>;
   countOutbox(): Promise<{ total: number; pending: number; dead: number }>;
   /** Subscribers by status. */
   subscriberStatusCounts(): Promise<{ pending: number; confirmed: number; unsubscribed: number }>;

@@ -8,7 +8,7 @@ interface Props {
   leads: number[];
 }
 
-/** Subscribers and leads per day, drawn with uPlot; this module is loaded lazily by the dashboard, on the admin page only. */
+/** Newsletter sign-ups and leads per day, drawn with uPlot; this module is loaded lazily by the dashboard, on the admin page only. */
 export function ActivityChart({ days, subscribers, leads }: Props) {
   const container = useRef<HTMLDivElement>(null);
 
@@ -24,7 +24,7 @@ export function ActivityChart({ days, subscribers, leads }: Props) {
         axes: [{ stroke: '#445674' }, { stroke: '#445674', grid: { stroke: '#e9eef5' } }],
         series: [
           {},
-          { label: 'Subscribers', stroke: '#0f766e', width: 2, fill: 'rgba(20,184,166,0.12)' },
+          { label: 'Sign-ups', stroke: '#0f766e', width: 2, fill: 'rgba(20,184,166,0.12)' },
           { label: 'Leads', stroke: '#b7791f', width: 2 },
         ],
       },
@@ -44,7 +44,7 @@ export function ActivityChart({ days, subscribers, leads }: Props) {
       ref={container}
       className="w-full"
       role="img"
-      aria-label={`Subscribers and leads per day over the last ${days.length} days`}
+      aria-label={`Newsletter sign-ups and leads per day over the last ${days.length} days`}
     />
   );
 }

@@ -115,7 +115,7 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
 const count = (value: number) => value.toLocaleString('en-US');
 const plural = (value: number, one: string, many = `${one}s`) => `${count(value)} ${value === 1 ? one : many}`;
 
-/** How e-mail and the webhook are set up, and a warning above it all when nobody hears of a new lead. */
+/** How e-mail and the webhook are set up, and a warning above it all when e-mails cannot reach people. */
 function DeliveryPanel({ setup, outbox }: { setup: DeliverySetup; outbox: Overview['outbox'] }) {
   const mail = {
     smtp: 'Sent through your SMTP server',
@@ -126,8 +126,8 @@ function DeliveryPanel({ setup, outbox }: { setup: DeliverySetup; outbox: Overvi
     <section aria-labelledby="delivery-title" className="grid gap-4">
       {setup.warning && (
         <div role="alert" className="rounded-(--radius-card) bg-danger-50 p-5 ring-2 ring-danger-700/40 ring-inset">
-          <p className="font-bold text-danger-700">Nobody is being notified</p>
-          <p className="mt-1 text-ink-800">{setup.warning}</p>
+          <p className="font-bold text-danger-700">{setup.warning.title}</p>
+          <p className="mt-1 text-ink-800">{setup.warning.text}</p>
         </div>
       )}
       <div className="rounded-(--radius-card) bg-white p-5 text-sm ring-1 ring-ink-100">
@@ -199,7 +199,7 @@ function Figures({ data }: { data: Overview }) {
           By source, last 90 days
         </h3>
         <div className="grid gap-6 sm:grid-cols-2">
-          <SourceList label="Subscribers" counts={data.sources.subscribers} />
+          <SourceList label="Newsletter sign-ups" counts={data.sources.subscribers} />
           <SourceList label="Leads" counts={data.sources.leads} />
         </div>
       </section>
@@ -240,10 +240,10 @@ const CAMPAIGN_COLUMNS: Column<CampaignRow>[] = [
   { header: 'Source', cell: (row) => row.source },
   { header: 'Medium', cell: (row) => row.medium },
   { header: 'Leads', cell: (row) => count(row.leads), className: 'text-right tabular-nums' },
-  { header: 'Subscribers', cell: (row) => count(row.subscribers), className: 'text-right tabular-nums' },
+  { header: 'Sign-ups', cell: (row) => count(row.subscribers), className: 'text-right tabular-nums' },
 ];
 
-/** Leads and subscribers per first-touch campaign (utm_campaign, utm_source, utm_medium). */
+/** Leads and newsletter sign-ups (confirmed or not) per first-touch campaign (utm_campaign, utm_source, utm_medium). */
 function Campaigns({ rows }: { rows: CampaignRow[] }) {
   return (
     <section aria-labelledby="campaigns-title" className="grid gap-4">
@@ -257,7 +257,7 @@ function Campaigns({ rows }: { rows: CampaignRow[] }) {
         </p>
       ) : (
         <RecordList
-          label="Leads and subscribers by campaign"
+          label="Leads and newsletter sign-ups by campaign"
           rows={rows}
           rowKey={(row) => `${row.source}\n${row.medium}\n${row.campaign}`}
           columns={CAMPAIGN_COLUMNS}
@@ -613,16 +613,19 @@ const OUTBOX_COLUMNS: Column<OutboxItem>[] = [
   {
     header: 'Message',
     stackInCard: true,
-    cell: (item) => (
-      <details className="md:min-w-96">
-        <summary className="cursor-pointer rounded font-semibold text-brand-700">
-          Read it<span className="sr-only">: {item.subject}</span>
-        </summary>
-        <pre className="mt-2 rounded-lg bg-ink-50 p-3 font-mono text-xs wrap-anywhere whitespace-pre-wrap text-ink-900">
-          {item.text}
-        </pre>
-      </details>
-    ),
+    cell: (item) =>
+      item.textKept === false ? (
+        <span className="text-ink-600">Text not kept: deleted 30 days after delivery</span>
+      ) : (
+        <details className="md:min-w-96">
+          <summary className="cursor-pointer rounded font-semibold text-brand-700">
+            Read it<span className="sr-only">: {item.subject}</span>
+          </summary>
+          <pre className="mt-2 rounded-lg bg-ink-50 p-3 font-mono text-xs wrap-anywhere whitespace-pre-wrap text-ink-900">
+            {item.text}
+          </pre>
+        </details>
+      ),
   },
 ];
 
