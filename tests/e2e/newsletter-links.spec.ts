@@ -125,6 +125,27 @@ test.describe('a newsletter sign-up, confirmed and left through the e-mailed lin
     await expect(status.getByRole('heading', { name: 'You are unsubscribed' })).toBeFocused();
   });
 
+  test('the confirm page keeps room for its outcome on a phone, so nothing below it moves when it arrives', async ({
+    page,
+    request,
+  }) => {
+    const { mail } = await subscribe(request, 'no-shift');
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/newsletter/confirm', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto(linkTo(mail, NEWSLETTER_PATHS.confirm));
+    await expect(page.getByRole('main').getByRole('status')).toHaveText('Confirming your subscription...');
+    const footer = page.getByRole('contentinfo');
+    const before = await footer.boundingBox();
+    release();
+    await expect(page.getByRole('heading', { name: 'Your subscription is confirmed' })).toBeFocused();
+    expect(await footer.boundingBox()).toEqual(before);
+  });
+
   test('when the server cannot be reached, the page offers a retry, which confirms', async ({ page, request }) => {
     const { email, mail } = await subscribe(request, 'retry');
     // The connection drops once (a fault the real server cannot be made to cause); the retry reaches it.
