@@ -89,6 +89,28 @@ test.describe('a newsletter sign-up, confirmed and left through the e-mailed lin
     expect((await storedSubscriber(email))?.status).toBe('pending');
   });
 
+  test('a confirmation link opened after unsubscribing confirms nothing, and says why', async ({ page, request }) => {
+    const { email, mail } = await subscribe(request, 'left');
+    const confirm = linkTo(mail, NEWSLETTER_PATHS.confirm);
+    await page.goto(confirm);
+    await expect(
+      page.getByRole('status').getByRole('heading', { name: 'Your subscription is confirmed' }),
+    ).toBeFocused();
+    await page.goto(linkTo(mail, NEWSLETTER_PATHS.unsubscribe));
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect(page.getByRole('status').getByRole('heading', { name: 'You are unsubscribed' })).toBeFocused();
+
+    // Opened again (a scanner, or a second look at the same e-mail): the person stays unsubscribed.
+    await page.goto(confirm);
+    const alert = page.getByRole('alert');
+    await expect(alert.getByRole('heading', { name: 'You unsubscribed after this link was sent' })).toBeFocused();
+    await expect(page.getByRole('button', { name: 'Try again' })).toBeHidden();
+    expect(await storedSubscriber(email)).toMatchObject({
+      status: 'unsubscribed',
+      consent: { confirmedAt: expect.any(String), unsubscribedAt: expect.any(String) },
+    });
+  });
+
   test('a subscription erased since the e-mail was sent is reported as gone', async ({ page, request }) => {
     const { email, mail } = await subscribe(request, 'erased');
     expect(await eraseSubscriber(email)).toBe(true);
