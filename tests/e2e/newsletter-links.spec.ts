@@ -15,6 +15,17 @@ function newsletterPosts(page: Page): string[] {
   return posts;
 }
 
+/** Holds the page's POSTs to a newsletter endpoint until `release` is called, then lets them through. */
+async function holdRequests(page: Page, endpoint: 'confirm' | 'unsubscribe'): Promise<{ release: () => void }> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/api/newsletter/${endpoint}`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return { release };
+}
+
 /** The confirmation e-mail the server sent to `email`, once it is in the outbox. */
 async function confirmationMail(email: string): Promise<ParsedMail> {
   await expect.poll(async () => (await mailsTo(email)).length).toBe(1);
@@ -130,12 +141,7 @@ test.describe('a newsletter sign-up, confirmed and left through the e-mailed lin
   }) => {
     const { mail } = await subscribe(request, 'progress');
     // The request is held until the page has said what it is doing, then let through.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/newsletter/unsubscribe', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const { release } = await holdRequests(page, 'unsubscribe');
     await page.goto(linkTo(mail, NEWSLETTER_PATHS.unsubscribe));
     // Empty but in the accessibility tree: a live region that appears with its first message is often not announced.
     const status = page.getByRole('main').getByRole('status');
@@ -152,12 +158,7 @@ test.describe('a newsletter sign-up, confirmed and left through the e-mailed lin
     request,
   }) => {
     const { mail } = await subscribe(request, 'no-shift');
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/newsletter/confirm', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const { release } = await holdRequests(page, 'confirm');
     await page.setViewportSize({ width: 375, height: 740 });
     await page.goto(linkTo(mail, NEWSLETTER_PATHS.confirm));
     await expect(page.getByRole('main').getByRole('status')).toHaveText('Confirming your subscription...');

@@ -101,16 +101,19 @@ describe('a confirmation link', () => {
     ...extra,
   });
 
+  /** The consent of the sign-up at minute 0, confirmed at minute 5. */
+  const FIRST_CONSENT = {
+    subscribedAt: minutes(0).toISOString(),
+    form: 'newsletter_footer',
+    page: '/blog/a',
+    policyDate: '2026-01-01',
+    confirmedAt: minutes(5).toISOString(),
+    confirmedPolicyDate: '2026-02-02',
+  };
+
   test('records the sign-up it was sent for as the consent, confirmed now', () => {
     const change = confirmed(pending(), link(minutes(0)), minutes(5), () => []);
-    expect(change.next.consent).toEqual({
-      subscribedAt: minutes(0).toISOString(),
-      form: 'newsletter_footer',
-      page: '/blog/a',
-      policyDate: '2026-01-01',
-      confirmedAt: minutes(5).toISOString(),
-      confirmedPolicyDate: '2026-02-02',
-    });
+    expect(change.next.consent).toEqual(FIRST_CONSENT);
   });
 
   test('sent before the person unsubscribed confirms nothing', () => {
@@ -144,17 +147,7 @@ describe('a confirmation link', () => {
       page: '/contact',
       confirmedAt: minutes(61).toISOString(),
       confirmedPolicyDate: '2026-02-02',
-      earlier: [
-        {
-          subscribedAt: minutes(0).toISOString(),
-          form: 'newsletter_footer',
-          page: '/blog/a',
-          policyDate: '2026-01-01',
-          confirmedAt: minutes(5).toISOString(),
-          confirmedPolicyDate: '2026-02-02',
-          unsubscribedAt: minutes(10).toISOString(),
-        },
-      ],
+      earlier: [{ ...FIRST_CONSENT, unsubscribedAt: minutes(10).toISOString() }],
     });
   });
 
