@@ -27,6 +27,10 @@ export function deliverySettings(req: Request, context: Pick<Context, 'site'>): 
   return { origin: siteOrigin(req, context), notifyTo: notifyTo(), webhookHost: url ? new URL(url).host : undefined };
 }
 
+/** An address under a domain reserved for examples (RFC 2606), such as the default contact address: no mailbox receives it. */
+const isPlaceholder = (address: string) =>
+  /@(?:[^@]*\.)?(?:example|invalid|test|localhost)$|@example\.(?:com|net|org)$/i.test(address);
+
 /** What the admin page says about delivery. */
 export function deliverySetup(): DeliverySetup {
   const mail = mailMode();
@@ -35,6 +39,11 @@ export function deliverySetup(): DeliverySetup {
     setup.warning = {
       title: 'Nobody is being notified',
       text: 'E-mail is not set up: new leads get no notification, guide requests get no guide and newsletter sign-ups get no confirmation. Set SMTP_URL and MAIL_FROM in the site’s environment variables and redeploy (functions see new values only after a deploy); e-mails that waited less than 24 hours then go out within a minute.',
+    };
+  else if (mail === 'smtp' && !isLocalRun() && setup.notifyTo.some(isPlaceholder))
+    setup.warning = {
+      title: 'Lead notifications go nowhere',
+      text: `They are sent to ${setup.notifyTo.filter(isPlaceholder).join(', ')}, a placeholder address that no mailbox receives. Set LEADS_NOTIFY_TO to your own address (or PUBLIC_CONTACT_EMAIL, which it falls back to), and redeploy.`,
     };
   else if (mail === 'smtp' && !getEnv().MAIL_FROM && !isLocalRun())
     setup.warning = {

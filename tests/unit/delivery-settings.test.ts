@@ -28,6 +28,8 @@ afterEach(() => {
   resetEnv();
 });
 
+const SMTP = 'smtps://user:secret@smtp.example.com:465';
+
 describe('what the admin page says about delivery', () => {
   test('a deployed site without SMTP_URL warns that nobody is being notified', () => {
     environment({});
@@ -38,15 +40,36 @@ describe('what the admin page says about delivery', () => {
   });
 
   test('a deployed site with SMTP_URL but no MAIL_FROM warns that its e-mails may be refused', () => {
-    environment({ SMTP_URL: 'smtps://user:secret@smtp.example.com:465' });
+    environment({ SMTP_URL: SMTP, LEADS_NOTIFY_TO: 'owner@okafor-bakeries.com' });
     expect(deliverySetup().warning).toEqual({
       title: 'E-mails may be refused',
       text: expect.stringMatching(
         /^MAIL_FROM is not set, so e-mails are sent from "Loopwork" <hello@loopwork\.example>\./,
       ),
     });
-    environment({ SMTP_URL: 'smtps://user:secret@smtp.example.com:465', MAIL_FROM: 'Loopwork <hi@loopwork.example>' });
+    environment({ SMTP_URL: SMTP, MAIL_FROM: 'hi@okafor-bakeries.com', LEADS_NOTIFY_TO: 'owner@okafor-bakeries.com' });
     expect(deliverySetup().warning).toBeUndefined();
+  });
+
+  test('a deployed site that notifies the placeholder contact address says the notifications go nowhere', () => {
+    environment({ SMTP_URL: SMTP, MAIL_FROM: 'hi@okafor-bakeries.com' });
+    expect(deliverySetup().warning).toEqual({
+      title: 'Lead notifications go nowhere',
+      text: expect.stringMatching(/^They are sent to hello@loopwork\.example, a placeholder address/),
+    });
+  });
+
+  test.each([
+    ['team@example.com', true],
+    ['owner@shop.example', true],
+    ['a@b.test', true],
+    ['owner@shop.invalid', true],
+    ['me@examples.com', false],
+    ['me@example.co.uk', false],
+    ['owner@okafor-bakeries.com', false],
+  ])('notifying %s is a placeholder warning: %s', (address, warned) => {
+    environment({ SMTP_URL: SMTP, MAIL_FROM: 'hi@okafor-bakeries.com', LEADS_NOTIFY_TO: address });
+    expect(deliverySetup().warning?.title === 'Lead notifications go nowhere').toBe(warned);
   });
 
   test('a local run without SMTP_URL writes the e-mails to the local outbox, without a warning', () => {
@@ -58,13 +81,13 @@ describe('what the admin page says about delivery', () => {
     environment({
       SMTP_URL: 'smtps://user:secret@smtp.example.com:465',
       MAIL_FROM: 'Loopwork <hello@loopwork.example>',
-      LEADS_NOTIFY_TO: 'Owner@Example.com, sales@example.com',
+      LEADS_NOTIFY_TO: 'Owner@Okafor-Bakeries.com, sales@okafor-bakeries.com',
       LEAD_WEBHOOK_URL: 'https://hooks.example.com/catch',
       LEAD_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
     });
     expect(deliverySetup()).toEqual({
       mail: 'smtp',
-      notifyTo: ['owner@example.com', 'sales@example.com'],
+      notifyTo: ['owner@okafor-bakeries.com', 'sales@okafor-bakeries.com'],
       webhook: true,
     });
   });
