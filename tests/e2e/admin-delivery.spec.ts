@@ -225,7 +225,7 @@ test.describe('on a laptop', () => {
     await expect(lead.getByRole('cell', { name: /^Team notified/ })).toContainText(/Webhook delivered/);
     await expect(lead.getByRole('cell', { name: /^contact_form/ })).toContainText('Page: /contact');
 
-    const campaigns = page.getByRole('region', { name: 'Leads and subscribers by campaign' });
+    const campaigns = page.getByRole('region', { name: 'Leads and newsletter sign-ups by campaign' });
     await expect(
       campaigns.getByRole('row', { name: 'automation-for-property-managers-autumn linkedin social 1 0' }),
     ).toBeVisible();
