@@ -690,6 +690,37 @@ describe.each([
     expect(await store.countSubscribers()).toBe(1);
   });
 
+  test('variants of one mailbox (+tags, case, Gmail dots) within an hour get one confirmation and one guide between them', async () => {
+    const variants = ['victim@gmail.com', 'victim+1@gmail.com', 'Vic.Tim+2@gmail.com', 'v.ictim@googlemail.com'];
+    for (const [index, email] of variants.entries()) {
+      const ip = `198.51.100.${index + 1}`;
+      expect(
+        (
+          await postJson(
+            newsletterSubscribe,
+            '/api/newsletter/subscribe',
+            { email, firstName: 'Victim', source: 'website_footer' },
+            ip,
+          )
+        ).status,
+      ).toBe(201);
+      expect(
+        (await postJson(leadsCreate, '/api/leads/create', { name: 'Victim', email, source: 'zoho_guide' }, ip)).status,
+      ).toBe(201);
+    }
+    await smtp.waitFor(2 + variants.length);
+    const subjects = smtp.messages
+      .filter((mail) => !addresses(mail, 'to').includes('team@loopwork.example'))
+      .map((mail) => mail.subject);
+    expect(subjects.sort()).toEqual([
+      'Please confirm your subscription to Loopwork',
+      'Your guide from Loopwork: connecting Zoho and Google Workspace',
+    ]);
+    // Each address is its own record; only the e-mails to the one mailbox are limited.
+    expect(await store.countSubscribers()).toBe(variants.length);
+    expect(await store.countLeads()).toBe(variants.length);
+  });
+
   test('20 subscriptions of one address within an hour send one confirmation; a confirmed address keeps its name', async () => {
     for (let index = 0; index < 20; index += 1) {
       const response = await postJson(

@@ -84,13 +84,14 @@ const challenge = (id = crypto.randomUUID()): SpentChallenge => ({
 });
 const minutesAfterNow = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 
-/** A confirmation e-mail for an address (its content does not matter here). */
+/** A confirmation e-mail for an address, at most one an hour, as the newsletter forms compose it (its content does not matter here). */
 const confirmationEntry = (email: string): NewOutboxEntry => ({
   id: crypto.randomUUID(),
   kind: 'confirmation',
   ref: email,
   to: email,
   message: { channel: 'mail', to: [email], subject: 'Please confirm', text: 'Confirm', html: '<p>Confirm</p>' },
+  throttle: { key: `confirmation:${email}`, seconds: 3600 },
 });
 
 /** A lead's entries with a guide for the prospect, at most one an hour per address, as leads-create composes them. */

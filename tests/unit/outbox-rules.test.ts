@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { greeting } from '../../functions/_lib/mail/messages';
+import { greeting, mailbox } from '../../functions/_lib/mail/messages';
 import {
   afterAttempt,
   backoffMs,
@@ -185,5 +185,23 @@ describe('the greeting of an e-mail to an unverified address', () => {
     '',
   ])('carries nothing of a stranger’s choosing: %s', (name) => {
     expect(greeting(name)).toBe('Hello,');
+  });
+});
+
+describe('the mailbox an address delivers to, for the e-mail limits', () => {
+  test.each([
+    ['ada@example.com', 'ada@example.com'],
+    ['Ada@Example.COM', 'ada@example.com'],
+    ['ada+news@example.com', 'ada@example.com'],
+    ['ada+1+2@example.com', 'ada@example.com'],
+    ['a.d.a@gmail.com', 'ada@gmail.com'],
+    ['A.da+x@googlemail.com', 'ada@gmail.com'],
+    ['a.da@example.com', 'a.da@example.com'],
+  ])('%s is %s', (email, expected) => {
+    expect(mailbox({ email })).toBe(expected);
+  });
+
+  test('an internationalised domain counts in its ASCII form', () => {
+    expect(mailbox({ email: 'ada@bücher.de', emailAscii: 'ada@xn--bcher-kva.de' })).toBe('ada@xn--bcher-kva.de');
   });
 });

@@ -5,6 +5,7 @@
  * a webhook. Messages are composed here, once, when the record is written, so the outbox holds
  * exactly what will be sent and every retry sends the same thing.
  */
+import { createHash } from 'node:crypto';
 import type { Attribution, Lead, Subscriber } from '../../../src/shared/records';
 import { guidePathFor } from '../../../src/shared/pages';
 import { site } from '../../../src/site.config';
@@ -36,8 +37,39 @@ export function greeting(name: string): string {
   return /^\p{L}[\p{L}\p{M}'’-]{0,29}$/u.test(first) ? `Hi ${first},` : 'Hello,';
 }
 
-/** At most one guide e-mail an hour to one address, however often the form is sent with it. */
-export const GUIDE_INTERVAL_SECONDS = 3600;
+/**
+ * At most one guide and one confirmation e-mail an hour reach one mailbox, however often the forms
+ * are sent with it.
+ */
+export const MAILBOX_INTERVAL_SECONDS = 3600;
+
+/** Providers that deliver an address with dots in its local part as the address without them. */
+const DOTLESS_DOMAINS: Record<string, string> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
+
+/**
+ * The mailbox an address delivers to, as far as the limits go: lower case, the domain in ASCII,
+ * the local part without a `+tag` (most providers deliver `ada+x@` to `ada@`), and for Gmail
+ * without dots. `Ada+1@gmail.com` and `a.d.a@googlemail.com` are one mailbox, so the forms cannot
+ * flood it through variants of its address.
+ */
+export function mailbox(record: { email: string; emailAscii?: string }): string {
+  const address = (record.emailAscii ?? record.email).toLowerCase();
+  const at = address.lastIndexOf('@');
+  const domain = address.slice(at + 1);
+  let local = address.slice(0, at).split('+')[0] ?? '';
+  const dotless = DOTLESS_DOMAINS[domain];
+  if (dotless) local = local.replaceAll('.', '');
+  return `${local}@${dotless ?? domain}`;
+}
+
+/**
+ * The throttle of e-mails of one kind to one mailbox. The key holds a digest of the mailbox, not
+ * the address: it outlives an erasure by up to two hours and must not keep the address.
+ */
+function mailboxThrottle(kind: string, record: { email: string; emailAscii?: string }): NewOutboxEntry['throttle'] {
+  const digest = createHash('sha256').update(mailbox(record), 'utf8').digest('base64url').slice(0, 32);
+  return { key: `${kind}:${digest}`, seconds: MAILBOX_INTERVAL_SECONDS };
+}
 
 /** A display name for a header, quoted, without anything that could end the quote or the line. */
 const displayName = (name: string) => `"${name.replaceAll(/["\\\r\n]/g, ' ').trim()}"`;
@@ -151,7 +183,7 @@ export function leadEntries(lead: Lead, settings: DeliverySettings): NewOutboxEn
         ...body,
       },
       // The lead is kept and the team told each time; the prospect gets the guide once an hour.
-      throttle: { key: `guide:${lead.email}`, seconds: GUIDE_INTERVAL_SECONDS },
+      throttle: mailboxThrottle('guide', lead),
     });
   }
 
@@ -219,6 +251,7 @@ export function confirmationEntry(input: SubscribeInput, now: Date, settings: De
       },
       ...body,
     },
+    throttle: mailboxThrottle('confirmation', input),
   };
 }
 

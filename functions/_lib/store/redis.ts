@@ -21,7 +21,6 @@ import {
 import {
   campaignKey,
   ChallengeSpentError,
-  CONFIRMATION_INTERVAL_SECONDS,
   countTable,
   dayOf,
   IDEMPOTENCY_TTL_SECONDS,
@@ -58,7 +57,7 @@ export const KEYS = {
   /** Subscribers by status; those in neither set are confirmed (records from before double opt-in included). */
   subscribersPending: 'subs:pending',
   subscribersUnsubscribed: 'subs:unsubscribed',
-  /** When the last confirmation e-mail was queued for an address (ms). */
+  /** When the last confirmation e-mail was queued for an address (ms), before confirmations were throttled as any entry: erased with the address. */
   confirmationSent: (email: string) => `sub:confirmation-sent:${email}`,
   lead: (id: string) => `lead:${id}`,
   leadsByCreated: 'leads:by_created',
@@ -146,24 +145,23 @@ end
 
 /**
  * A subscription, atomically. A new address is created pending, indexed and counted; a known one
- * is left as it is. The confirmation e-mail (ARGV[8], queue()'s JSON, or '') is queued unless one
- * was queued for the address less than ARGV[9] seconds ago. With an idempotency key (KEYS[5]) seen
- * before, nothing changes and the record stored under the e-mail it holds is returned; otherwise
- * a spent challenge (KEYS[6]) changes nothing either, and answers spent. Both checks come before
- * any write.
- * KEYS: record, index, daily counts, confirmation-sent, idempotency key or '', challenge key or ''.
+ * is left as it is. The confirmation e-mail (ARGV[8], queue()'s JSON, or '') is queued unless its
+ * throttle key was used within its interval. With an idempotency key (KEYS[4]) seen before,
+ * nothing changes and the record stored under the e-mail it holds is returned; otherwise a spent
+ * challenge (KEYS[5]) changes nothing either, and answers spent. Both checks come before any write.
+ * KEYS: record, index, daily counts, idempotency key or '', challenge key or ''.
  * ARGV: record JSON, now (ms), e-mail, source, daily ttl, subscriber key prefix, idempotency ttl,
- * confirmation, interval, campaign key, challenge expiry (ms), its mark's ttl (ms) or ''.
+ * confirmation, campaign key, challenge expiry (ms), its mark's ttl (ms) or ''.
  * Returns { created (0/1), record JSON or false, repeated (0/1), queued (0/1), spent (0/1) }.
  */
 const SUBSCRIBE_SCRIPT = `${QUEUE_LUA}${CHALLENGE_LUA}
-if KEYS[5] ~= '' then
-  local first = redis.call('GET', KEYS[5])
+if KEYS[4] ~= '' then
+  local first = redis.call('GET', KEYS[4])
   if first then return { 0, redis.call('GET', ARGV[6] .. first), 1, 0, 0 } end
 end
-if spent(KEYS[6], ARGV[2]) then return { 0, false, 0, 0, 1 } end
-if KEYS[5] ~= '' then redis.call('SET', KEYS[5], ARGV[3], 'EX', ARGV[7]) end
-spend(KEYS[6], ARGV[11], ARGV[12])
+if spent(KEYS[5], ARGV[2]) then return { 0, false, 0, 0, 1 } end
+if KEYS[4] ~= '' then redis.call('SET', KEYS[4], ARGV[3], 'EX', ARGV[7]) end
+spend(KEYS[5], ARGV[10], ARGV[11])
 local record = redis.call('GET', KEYS[1])
 local created = 0
 if not record then
@@ -174,17 +172,10 @@ if not record then
   redis.call('ZADD', '${KEYS.subscribersPending}', ARGV[2], ARGV[3])
   redis.call('HINCRBY', KEYS[3], ARGV[4], 1)
   redis.call('EXPIRE', KEYS[3], ARGV[5])
-  redis.call('HINCRBY', '${KEYS.campaigns('subscribers')}', ARGV[10], 1)
+  redis.call('HINCRBY', '${KEYS.campaigns('subscribers')}', ARGV[9], 1)
 end
 local queued = 0
-if ARGV[8] ~= '' then
-  local last = tonumber(redis.call('GET', KEYS[4]))
-  if not last or tonumber(ARGV[2]) - last >= tonumber(ARGV[9]) * 1000 then
-    queue(ARGV[8])
-    redis.call('SET', KEYS[4], ARGV[2], 'EX', tonumber(ARGV[9]) * 2)
-    queued = 1
-  end
-end
+if ARGV[8] ~= '' and #queue(ARGV[8]) > 0 then queued = 1 end
 return { created, record, 0, queued, 0 }
 `;
 
@@ -596,7 +587,6 @@ export function createRedisStore(redis: Redis): Store {
         KEYS.subscriber(input.email),
         KEYS.subscribersByCreated,
         KEYS.daily('subscribers', dayOf(now)),
-        KEYS.confirmationSent(input.email),
         idempotencyKey ? KEYS.idempotency(idempotencyKey) : '',
         spending.key,
       ];
@@ -609,7 +599,6 @@ export function createRedisStore(redis: Redis): Store {
         KEYS.subscriber(''),
         String(IDEMPOTENCY_TTL_SECONDS),
         confirmation ? queued([confirmation], now) : '',
-        String(CONFIRMATION_INTERVAL_SECONDS),
         campaignKey(input.attribution),
         ...spending.args,
       ])) as [number | string, string | null, number | string, number | string, number | string];

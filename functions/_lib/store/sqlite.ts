@@ -39,7 +39,6 @@ import {
 import {
   campaignKey,
   ChallengeSpentError,
-  CONFIRMATION_INTERVAL_SECONDS,
   countTable,
   dayOf,
   IDEMPOTENCY_TTL_SECONDS,
@@ -167,7 +166,7 @@ const MIGRATIONS = [
    ALTER TABLE subscribers ADD COLUMN consent TEXT;
    ALTER TABLE subscribers ADD COLUMN attribution TEXT;
    ALTER TABLE subscribers ADD COLUMN campaign TEXT NOT NULL DEFAULT '${NO_CAMPAIGN}	${NO_CAMPAIGN}	${NO_CAMPAIGN}';
-   -- When the last confirmation e-mail was queued (ms).
+   -- When the last confirmation e-mail was queued (ms); unused since confirmations are throttled as any entry (outbox_throttle).
    ALTER TABLE subscribers ADD COLUMN confirmation_sent_at INTEGER;
    CREATE INDEX subscribers_by_status ON subscribers (status);
    ALTER TABLE leads ADD COLUMN page TEXT;
@@ -843,14 +842,7 @@ export function createSqliteStore(directory: string): SqliteStore {
         const existing = subscriberRow(database, input.email);
         const subscriber = existing ? toSubscriber(existing) : newSubscriber(input, now);
         if (!existing) insertSubscriber(database, subscriber);
-        const lastSent = existing ? existing.confirmation_sent_at : null;
-        const confirmationQueued =
-          confirmation !== undefined &&
-          (typeof lastSent !== 'number' || now.getTime() - lastSent >= CONFIRMATION_INTERVAL_SECONDS * 1000);
-        if (confirmation && confirmationQueued) {
-          insertEntries(database, [confirmation], now);
-          database.run('UPDATE subscribers SET confirmation_sent_at = ? WHERE email = ?', now.getTime(), input.email);
-        }
+        const confirmationQueued = confirmation ? insertEntries(database, [confirmation], now).length > 0 : false;
         return { subscriber, created: !existing, repeated: false, confirmationQueued };
       }),
 

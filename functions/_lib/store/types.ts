@@ -36,9 +36,6 @@ export interface ConfirmInput {
   policyDate?: string;
 }
 
-/** At most one confirmation e-mail per address in this many seconds. */
-export const CONFIRMATION_INTERVAL_SECONDS = 3600;
-
 /** What an outbox entry sends: an e-mail (from is added at sending time) or a webhook body. */
 export type OutboxMessage =
   | {
@@ -177,7 +174,7 @@ export interface LeadWriteOptions extends WriteOptions {
 export interface SubscribeWriteOptions extends WriteOptions {
   /**
    * The confirmation e-mail of this subscription: written with the record in one atomic step, but
-   * only if no confirmation went to the address in the last CONFIRMATION_INTERVAL_SECONDS.
+   * only if its throttle allows it (at most one an hour to a mailbox).
    */
   confirmation?: NewOutboxEntry;
 }
@@ -201,7 +198,7 @@ export interface StoreVerbs {
   /**
    * Records a subscription: a new address becomes a pending subscriber; a known one is left as it
    * is (names and sources change only when a confirmation link is opened). Queues the
-   * confirmation e-mail unless one went out in the last hour.
+   * confirmation e-mail unless its throttle holds it back.
    */
   subscribe(input: SubscribeInput, now: Date, options?: SubscribeWriteOptions): Promise<SubscribeResult>;
   /**
