@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { ATTRIBUTION_COLUMNS, csvDownload, toCsv } from './_lib/admin/csv';
 import { ALL, listPage } from './_lib/admin/insights';
-import { ADMIN_HEADERS, requireAdmin } from './_lib/admin/session';
-import { endpoint, json, requireMethod } from './_lib/http';
+import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
+import { endpoint, errorResponse, json, requireMethod } from './_lib/http';
 import { getStore } from './_lib/store/get-store';
 import type { Lead } from '../src/shared/records';
 
@@ -22,14 +22,23 @@ const COLUMNS: { header: string; value: (lead: Lead) => unknown }[] = [
   { header: 'id', value: (lead) => lead.id },
 ];
 
-/** Leads, newest first: a page as JSON, or all of them as CSV with ?format=csv. */
-export default endpoint({ name: 'admin-leads', headers: ADMIN_HEADERS }, async (req) => {
-  requireMethod(req, ['GET']);
+const NO_LEAD = 'No lead has that id';
+
+/**
+ * Leads, newest first: a page as JSON, or all of them as CSV with ?format=csv. DELETE
+ * /api/admin/leads/{id} erases a lead, held as spam or not, with its e-mails and webhook.
+ */
+export default endpoint({ name: 'admin-leads', headers: ADMIN_HEADERS }, async (req, context) => {
+  requireMethod(req, ['GET', 'DELETE']);
   await requireAdmin(req);
   const store = await getStore();
+  if (req.method === 'DELETE') {
+    const id = requireActionId(req, context.params.id, NO_LEAD);
+    return (await store.deleteLead(id)) ? json(200, { deleted: id }) : errorResponse(404, NO_LEAD);
+  }
   const url = new URL(req.url);
   if (url.searchParams.get('format') === 'csv') return csvDownload('leads', toCsv(COLUMNS, await store.listLeads(ALL)));
   return json(200, await listPage(url, store.listLeads, store.countLeads));
 });
 
-export const config: Config = { path: '/api/admin/leads' };
+export const config: Config = { path: ['/api/admin/leads', '/api/admin/leads/:id'] };

@@ -220,6 +220,7 @@ test.describe('on a laptop', () => {
       'Source',
       'Notes',
       'Delivery',
+      'Actions',
     ]);
     const lead = leads.getByRole('row', { name: new RegExp(NAME) });
     await expect(lead.getByRole('cell', { name: /^Team notified/ })).toContainText(/Webhook delivered/);

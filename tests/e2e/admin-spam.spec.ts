@@ -178,4 +178,44 @@ test.describe('on a laptop', () => {
       page.getByRole('region', { name: /^Leads \(/ }).getByRole('row', { name: new RegExp(OTHER.name) }),
     ).toContainText('Released from spam');
   });
+
+  test('the owner deletes a lead after saying yes to the question: it leaves the list, the counts and the outbox', async ({
+    page,
+  }) => {
+    await logIn(page, server?.origin);
+    const leads = page.getByRole('region', { name: /^Leads \(/ });
+    await expect(leads.getByRole('heading', { name: 'Leads (3)' })).toBeVisible();
+    const row = leads.getByRole('row', { name: new RegExp(OTHER.name) });
+    // Its team notification went out on release; it is in the outbox until the lead goes.
+    await expect.poll(() => withStore((store) => store.countOutbox())).toMatchObject({ total: 2, pending: 0 });
+    const button = row.getByRole('button', { name: `Delete ${OTHER.name} <${OTHER.email}>` });
+
+    const questions: string[] = [];
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await button.click();
+    await expect.poll(() => questions).toHaveLength(1);
+    expect(questions[0]).toBe(
+      `Delete ${OTHER.name} <${OTHER.email}>? This erases the lead, its message and its e-mails and cannot be undone.`,
+    );
+    await expect(row).toBeVisible();
+    expect(await withStore((store) => store.countLeads())).toBe(3);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await button.click();
+    await expect(page.getByRole('region', { name: 'Notification' })).toContainText('Lead deleted');
+    await expect(leads.getByRole('heading', { name: 'Leads (2)' })).toBeVisible();
+    await expect(row).toHaveCount(0);
+    expect(await withStore((store) => store.countLeads())).toBe(2);
+    expect(await withStore((store) => store.countOutbox())).toMatchObject({ total: 1 });
+    // The dashboard's total counts it no more.
+    await expect(
+      page
+        .getByRole('term')
+        .filter({ hasText: /^Leads$/ })
+        .locator('xpath=following-sibling::dd[1]'),
+    ).toHaveText('2');
+  });
 });

@@ -27,6 +27,7 @@ import type { OutboxItem, Overview, SpamPage } from '../../src/shared/api';
 import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
+import { leadEntries } from '../support/outbox-entries';
 
 type Handler = (req: Request, context: Context) => Promise<Response>;
 /** One page of an admin list, as the dashboard reads it. */
@@ -127,6 +128,12 @@ const DATA_ENDPOINTS: [string, Handler, (cookie?: string) => Request, Record<str
     adminSubscribers,
     (cookie) => request('/api/admin/subscribers/a%40example.com', { method: 'DELETE', cookie, body: {} }),
     { email: 'a%40example.com' },
+  ],
+  [
+    'DELETE /api/admin/leads/{id}',
+    adminLeads,
+    (cookie) => request(`/api/admin/leads/${UNKNOWN_ID}`, { method: 'DELETE', cookie, body: {} }),
+    { id: UNKNOWN_ID },
   ],
   ['GET /api/admin/spam', adminSpam, (cookie) => request('/api/admin/spam?page=1', { cookie })],
   [
@@ -762,6 +769,69 @@ describe('deleting a subscriber', () => {
     expect((await store.listSubscribers({ offset: 0, limit: 10 })).map((subscriber) => subscriber.email)).toEqual([
       'stay@example.com',
     ]);
+  });
+});
+
+describe('deleting a lead', () => {
+  const deleteLead = (id: string, cookie?: string, headers: Record<string, string> = {}) =>
+    run(adminLeads, request(`/api/admin/leads/${id}`, { method: 'DELETE', cookie, body: {}, headers }), '203.0.113.9', {
+      id,
+    });
+
+  test('a known id answers 200 naming it, and erases that lead and its e-mails only; a second time, 404', async () => {
+    const store = createFileStore(folder);
+    const now = new Date();
+    const gone = await store.createLead({ name: 'Gone', email: 'gone@example.com', source: 'contact_form' }, now, {
+      outbox: leadEntries,
+    });
+    const stay = await store.createLead({ name: 'Stay', email: 'stay@example.com', source: 'contact_form' }, now, {
+      outbox: leadEntries,
+    });
+    const { cookie } = await login();
+    const response = await deleteLead(gone.id, cookie);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ deleted: gone.id });
+    expect((await store.listLeads({ offset: 0, limit: 10 })).map((lead) => lead.id)).toEqual([stay.id]);
+    expect((await store.listOutbox({ offset: 0, limit: 10 })).map((entry) => entry.ref)).toEqual([stay.id, stay.id]);
+    const again = await deleteLead(gone.id, cookie);
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual({ error: 'No lead has that id' });
+  });
+
+  test('a held spam lead can be deleted too', async () => {
+    const store = createFileStore(folder);
+    const held = await store.createLead(
+      { name: 'Spam', email: 'spam@example.com', source: 'contact_form', spam: { reasons: ['akismet'] } },
+      new Date(),
+    );
+    const { cookie } = await login();
+    expect((await deleteLead(held.id, cookie)).status).toBe(200);
+    expect(await store.spamOverview({ offset: 0, limit: 10 })).toMatchObject({ held: 0, leads: [] });
+  });
+
+  test.each([
+    ['not-an-id', 404, 'No lead has that id'],
+    [`${UNKNOWN_ID}%2F..`, 404, 'No lead has that id'],
+    ['%E0%A4%A', 400, 'The path holds a malformed percent-escape'],
+  ])('an id that is not one (%s) answers %i and deletes nothing', async (id, status, error) => {
+    const store = createFileStore(folder);
+    await store.createLead({ name: 'Stay', email: 'stay@example.com', source: 'contact_form' }, new Date());
+    const { cookie } = await login();
+    const response = await deleteLead(id, cookie);
+    expect(response.status).toBe(status);
+    expect(await response.json()).toEqual({ error });
+    expect(await store.countLeads()).toBe(1);
+  });
+
+  test('from another site it answers 403 and deletes nothing', async () => {
+    const store = createFileStore(folder);
+    const lead = await store.createLead(
+      { name: 'Stay', email: 'stay@example.com', source: 'contact_form' },
+      new Date(),
+    );
+    const { cookie } = await login();
+    expect((await deleteLead(lead.id, cookie, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect(await store.countLeads()).toBe(1);
   });
 });
 

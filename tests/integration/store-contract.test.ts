@@ -18,6 +18,7 @@ import {
 } from '../../functions/_lib/store/types';
 import type { Lead } from '../../src/shared/records';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
+import { leadEntries } from '../support/outbox-entries';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 
 interface Adapter {
@@ -109,30 +110,6 @@ const withGuide = (lead: Lead): NewOutboxEntry[] => [
 
 /** What a lead judged spam carries. */
 const SPAM = { reasons: ['Akismet: spam', '7 links in the message (at most 3 allowed)'] };
-
-/** A lead's notification and webhook, as leads-create composes them (their content does not matter here). */
-const leadEntries = (lead: Lead): NewOutboxEntry[] => [
-  {
-    id: crypto.randomUUID(),
-    kind: 'lead-notification',
-    ref: lead.id,
-    to: 'team@example.com',
-    message: {
-      channel: 'mail',
-      to: ['team@example.com'],
-      subject: `New lead: ${lead.name}`,
-      text: 'Hi',
-      html: '<p>Hi</p>',
-    },
-  },
-  {
-    id: crypto.randomUUID(),
-    kind: 'webhook',
-    ref: lead.id,
-    to: 'crm.example',
-    message: { channel: 'webhook', type: 'lead.created', body: JSON.stringify({ id: lead.id }) },
-  },
-];
 
 describe.each([
   ['Upstash Redis', upstash],
@@ -905,6 +882,60 @@ describe.each([
     expect(await store.deleteSubscriber('erase@example.com')).toBe(false);
     expect(await store.getSubscriber('erase@example.com')).toBeUndefined();
     expect(await store.countSubscribers()).toBe(0);
+  });
+
+  test('erases a lead, held or not, with its outbox entries, from every list and count', async () => {
+    const store = await adapter.fresh();
+    const attribution = { utm_source: 'linkedin', utm_medium: 'social', utm_campaign: 'autumn' };
+    const erased = await store.createLead(
+      { name: 'Erase me', email: 'erase@example.com', source: 'contact_form', notes: 'Call me', attribution },
+      NOW,
+      { outbox: withGuide, idempotencyKey: 'leads-create:erased' },
+    );
+    const kept = await store.createLead({ name: 'Kept', email: 'kept@example.com', source: 'contact_form' }, NOW, {
+      outbox: leadEntries,
+    });
+    const held = await store.createLead(
+      { name: 'Held', email: 'held@example.com', source: 'zoho_guide', spam: SPAM },
+      NOW,
+    );
+    // One of its entries is mid-delivery, under a lease: it goes too, and its completion changes nothing.
+    const ofErased = (await store.listOutbox({ offset: 0, limit: 10 })).filter((entry) => entry.ref === erased.id);
+    expect(ofErased.map((entry) => entry.kind).sort()).toEqual(['guide', 'lead-notification', 'webhook']);
+    const claimed = await store.claimOutbox(NOW, 1, [ofErased[0]?.id ?? '']);
+    expect(claimed.map((item) => item.entry.ref)).toEqual([erased.id]);
+
+    expect(await store.deleteLead(erased.id)).toBe(true);
+    expect(await store.deleteLead(held.id)).toBe(true);
+    expect(await store.deleteLead(erased.id)).toBe(false);
+    expect(await store.deleteLead(crypto.randomUUID())).toBe(false);
+
+    expect((await store.listLeads({ offset: 0, limit: 10 })).map((lead) => lead.id)).toEqual([kept.id]);
+    expect(await store.countLeads()).toBe(1);
+    expect(await store.dailyCounts('leads', [dayOf(NOW)])).toEqual({ [dayOf(NOW)]: { contact_form: 1 } });
+    const view = await store.dashboard([dayOf(NOW)], { offset: 0, limit: 10 });
+    expect(view).toMatchObject({ leadTotal: 1, spamHeld: 0 });
+    expect(view.campaignCounts.leads).toEqual({ '(none)\t(none)\t(none)': 1 });
+    expect(await store.spamOverview({ offset: 0, limit: 10 })).toMatchObject({ held: 0, leads: [] });
+    // Nothing of it is left to send, to list or to claim.
+    const outbox = await store.listOutbox({ offset: 0, limit: 10 });
+    expect(outbox.map((entry) => entry.ref)).toEqual([kept.id, kept.id]);
+    expect(await store.countOutbox()).toEqual({ total: 2, pending: 2, dead: 0 });
+    const late = claimed.map((item) => ({ claimed: item, outcome: { kind: 'delivered', via: 'smtp' } as const }));
+    expect(await store.completeOutbox(late, minutesAfterNow(1))).toBe(0);
+    expect(await store.countOutbox()).toEqual({ total: 2, pending: 2, dead: 0 });
+    expect((await store.claimOutbox(minutesAfterNow(60), 10)).map((item) => item.entry.ref)).toEqual([
+      kept.id,
+      kept.id,
+    ]);
+    // The same submission sent again stores nothing: an erased lead stays erased.
+    await store.createLead(
+      { name: 'Erase me', email: 'erase@example.com', source: 'contact_form', notes: 'Call me', attribution },
+      minutesAfterNow(1),
+      { outbox: withGuide, idempotencyKey: 'leads-create:erased' },
+    );
+    expect(await store.countLeads()).toBe(1);
+    expect(await store.countOutbox()).toMatchObject({ total: 2 });
   });
 
   test('records survive a restart of the store', async () => {

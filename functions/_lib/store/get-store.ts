@@ -83,6 +83,7 @@ function bound({ store, limiter }: Backend, timeoutMs: number): Bounded {
       listLeads: within(store.listLeads, slow),
       dashboard: within(store.dashboard, slow),
       deleteSubscriber: within(store.deleteSubscriber, slow),
+      deleteLead: within(store.deleteLead, slow),
       createSession: within(store.createSession),
       hasSession: within(store.hasSession),
       deleteSession: within(store.deleteSession),

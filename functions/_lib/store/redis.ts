@@ -356,23 +356,53 @@ return 1
  * An erasure: the subscriber, its places in the indexes, and its outbox entries (their e-mails
  * hold the address). ARGV: e-mail. Returns 1 when there was a subscriber.
  */
-const ERASE_SCRIPT = `
+/** Lua: forget(ref) deletes the outbox entries of a lead or subscriber, whatever their state. */
+const FORGET_OUTBOX_LUA = `
+local function forget(ref)
+  for _, id in ipairs(redis.call('LRANGE', '${KEYS.outboxOf('')}' .. ref, 0, -1)) do
+    redis.call('DEL', '${KEYS.outboxState('')}' .. id, '${KEYS.outboxMessage('')}' .. id)
+    redis.call('ZREM', '${KEYS.outboxDue}', id)
+    redis.call('ZREM', '${KEYS.outboxDead}', id)
+    redis.call('ZREM', '${KEYS.outboxDelivered}', id)
+    redis.call('ZREM', '${KEYS.outboxAll}', id)
+    redis.call('HDEL', '${KEYS.outboxLeases}', id)
+  end
+  redis.call('DEL', '${KEYS.outboxOf('')}' .. ref)
+end
+`;
+
+/** Erases a subscriber and the e-mails queued for the address. ARGV: e-mail. Returns 1 when there was one. */
+const ERASE_SCRIPT = `${FORGET_OUTBOX_LUA}
 local email = ARGV[1]
 local existed = redis.call('DEL', '${KEYS.subscriber('')}' .. email)
 redis.call('ZREM', '${KEYS.subscribersByCreated}', email)
 redis.call('ZREM', '${KEYS.subscribersPending}', email)
 redis.call('ZREM', '${KEYS.subscribersUnsubscribed}', email)
 redis.call('DEL', '${KEYS.confirmationSent('')}' .. email)
-for _, id in ipairs(redis.call('LRANGE', '${KEYS.outboxOf('')}' .. email, 0, -1)) do
-  redis.call('DEL', '${KEYS.outboxState('')}' .. id, '${KEYS.outboxMessage('')}' .. id)
-  redis.call('ZREM', '${KEYS.outboxDue}', id)
-  redis.call('ZREM', '${KEYS.outboxDead}', id)
-  redis.call('ZREM', '${KEYS.outboxDelivered}', id)
-  redis.call('ZREM', '${KEYS.outboxAll}', id)
-  redis.call('HDEL', '${KEYS.outboxLeases}', id)
-end
-redis.call('DEL', '${KEYS.outboxOf('')}' .. email)
+forget(email)
 return existed
+`;
+
+/**
+ * Erases a lead as read (a compare-and-set: 0 when it changed meanwhile, and the caller reads
+ * again) with its outbox entries. A counted lead (not held) is taken off its day's and its
+ * campaign's counts, as the embedded store, which counts rows, does.
+ * KEYS: record, daily counts of its day. ARGV: record as read, id, source, campaign key.
+ */
+const ERASE_LEAD_SCRIPT = `${FORGET_OUTBOX_LUA}
+local function uncount(key, field)
+  local count = tonumber(redis.call('HGET', key, field) or '0')
+  if count > 1 then redis.call('HINCRBY', key, field, -1) elseif count == 1 then redis.call('HDEL', key, field) end
+end
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+if redis.call('ZREM', '${KEYS.leadsByCreated}', ARGV[2]) == 1 then
+  uncount(KEYS[2], ARGV[3])
+  uncount('${KEYS.campaigns('leads')}', ARGV[4])
+end
+redis.call('ZREM', '${KEYS.leadsHeld}', ARGV[2])
+forget(ARGV[2])
+return 1
 `;
 
 /** Leads with the states of their outbox entries: [lead JSON, {state JSON, …}, …]. */
@@ -649,7 +679,8 @@ export function createRedisStore(redis: Redis): Store {
         ...spending.args,
       ])) as [number | string, string | null | undefined];
       if (Number(stored) === 0) throw new ChallengeSpentError();
-      // A repeat gives back the first lead as it was stored (leads are never deleted).
+      // A repeat gives back the first lead as it was stored, or, when the owner has erased it
+      // since, the lead that was not stored again.
       return parseRecord<Lead>(encoded) ?? lead;
     },
 
@@ -866,6 +897,21 @@ export function createRedisStore(redis: Redis): Store {
 
     async deleteSubscriber(email: string) {
       return Number(await redis.eval(ERASE_SCRIPT, [], [email])) > 0;
+    },
+
+    async deleteLead(id: string) {
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        const current = await redis.get<string>(KEYS.lead(id));
+        const lead = parseRecord<Lead>(current);
+        if (typeof current !== 'string' || !lead) return false;
+        const erased = await redis.eval(
+          ERASE_LEAD_SCRIPT,
+          [KEYS.lead(id), KEYS.daily('leads', dayOf(new Date(lead.createdAt)))],
+          [current, id, lead.source, campaignKey(lead.attribution)],
+        );
+        if (Number(erased) === 1) return true;
+      }
+      throw new Error('the lead kept changing during its erasure');
     },
     async createSession(sessionId: string, expiresAt: Date) {
       const seconds = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));

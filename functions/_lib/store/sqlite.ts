@@ -856,9 +856,9 @@ export function createSqliteStore(directory: string): SqliteStore {
         const lead = leadOf({ ...input, id: crypto.randomUUID(), createdAt: now.toISOString() });
         const firstId = claimKey(database, idempotencyKey, lead.id, now);
         if (firstId !== undefined) {
-          // Leads are never deleted: the first lead is there.
+          // The first lead, or, when the owner has erased it since, nothing stored again.
           const row = database.get('SELECT * FROM leads WHERE id = ?', firstId);
-          if (row) return toLead(row);
+          return row ? toLead(row) : lead;
         }
         spendChallenge(database, challenge, now);
         insertLead(database, lead);
@@ -1024,6 +1024,14 @@ export function createSqliteStore(directory: string): SqliteStore {
         database.run('DELETE FROM subscribers WHERE email = ?', email);
         // The e-mails queued for the address hold it too.
         database.run('DELETE FROM outbox WHERE ref = ?', email);
+        return existed;
+      }),
+
+    deleteLead: (id: string) =>
+      write((database) => {
+        const existed = database.get('SELECT 1 AS found FROM leads WHERE id = ?', id) !== undefined;
+        database.run('DELETE FROM leads WHERE id = ?', id);
+        database.run('DELETE FROM outbox WHERE ref = ?', id);
         return existed;
       }),
 

@@ -264,6 +264,12 @@ export interface StoreVerbs {
   dashboard(days: string[], page: Page): Promise<DashboardData>;
   /** Erases a subscriber (an erasure request); true when there was one. */
   deleteSubscriber(email: string): Promise<boolean>;
+  /**
+   * Erases a lead, held or not, with its outbox entries (an erasure request, or a lead the owner
+   * does not want kept), atomically; it leaves every list and count. True when there was one. A
+   * form submission repeated with the erased lead's idempotency key stores nothing again.
+   */
+  deleteLead(id: string): Promise<boolean>;
 
   /** Admin sessions live server-side so that logout and expiry really revoke them. */
   createSession(sessionId: string, expiresAt: Date): Promise<void>;

@@ -72,6 +72,7 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
         columns={LEAD_COLUMNS}
         rowKey={(lead) => lead.id}
         cardTitle={(lead) => <CardTitle title={lead.name} when={when(lead.createdAt)} />}
+        action={deleteLead}
         csv
       />
       <Spam held={overview.data?.spam.held} />
@@ -83,7 +84,13 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
         columns={SUBSCRIBER_COLUMNS}
         rowKey={(subscriber) => subscriber.email}
         cardTitle={(subscriber) => <CardTitle title={subscriber.email} when={when(subscriber.createdAt)} />}
-        action={(subscriber) => <DeleteSubscriber email={subscriber.email} />}
+        action={(subscriber) => (
+          <DeleteRecord
+            path={`/api/admin/subscribers/${encodeURIComponent(subscriber.email)}`}
+            name={subscriber.email}
+            what="subscriber"
+          />
+        )}
         csv
       />
       <Outbox counts={overview.data?.outbox} />
@@ -548,7 +555,12 @@ function Spam({ held }: { held?: number }) {
           rows={data.leads.items}
           rowKey={(lead) => lead.id}
           columns={SPAM_COLUMNS}
-          action={(lead) => <ReleaseSpam lead={lead} />}
+          action={(lead) => (
+            <>
+              <ReleaseSpam lead={lead} />
+              {deleteLead(lead)}
+            </>
+          )}
           cardTitle={(lead) => <CardTitle title={lead.name} when={moment(lead.createdAt)} />}
         />
       )}
@@ -836,27 +848,37 @@ function ReleaseSpam({ lead }: { lead: Lead }) {
   );
 }
 
-function DeleteSubscriber({ email }: { email: string }) {
+/** Erases a record after the owner confirms (an erasure request), then reloads what the dashboard shows. */
+function DeleteRecord({ path, name, what }: { path: string; name: string; what: 'subscriber' | 'lead' }) {
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
+  const title = what === 'lead' ? 'Lead' : 'Subscriber';
 
   async function remove() {
-    if (!window.confirm(`Delete ${email}? This erases the subscriber and cannot be undone.`)) return;
+    const erased = what === 'lead' ? 'the lead, its message and its e-mails' : 'the subscriber';
+    if (!window.confirm(`Delete ${name}? This erases ${erased} and cannot be undone.`)) return;
     setBusy(true);
     try {
-      await apiRequest('DELETE', `/api/admin/subscribers/${encodeURIComponent(email)}`, {});
-      toast({ title: 'Subscriber deleted', description: `${email} was erased.` });
+      await apiRequest('DELETE', path, {});
+      toast({ title: `${title} deleted`, description: `${name} was erased.` });
       await client.invalidateQueries();
     } catch (failure) {
-      toast({ title: 'Could not delete the subscriber', description: errorText(failure), variant: 'destructive' });
+      toast({ title: `Could not delete the ${what}`, description: errorText(failure), variant: 'destructive' });
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <Button variant="ghost" size="sm" disabled={busy} onClick={remove} aria-label={`Delete ${email}`}>
+    <Button variant="ghost" size="sm" disabled={busy} onClick={remove} aria-label={`Delete ${name}`}>
       Delete
     </Button>
   );
 }
+
+const deleteLead = (lead: Lead) => (
+  <DeleteRecord path={`/api/admin/leads/${encodeURIComponent(lead.id)}`} name={leadName(lead)} what="lead" />
+);
+
+/** A lead as the owner knows it: the name, and the address, which tells two of one name apart. */
+const leadName = (lead: Lead) => `${lead.name} <${lead.email}>`;
