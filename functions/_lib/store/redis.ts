@@ -352,10 +352,6 @@ redis.call('ZADD', '${KEYS.outboxDue}', ARGV[3], ARGV[1])
 return 1
 `;
 
-/**
- * An erasure: the subscriber, its places in the indexes, and its outbox entries (their e-mails
- * hold the address). ARGV: e-mail. Returns 1 when there was a subscriber.
- */
 /** Lua: forget(ref) deletes the outbox entries of a lead or subscriber, whatever their state. */
 const FORGET_OUTBOX_LUA = `
 local function forget(ref)
@@ -371,7 +367,10 @@ local function forget(ref)
 end
 `;
 
-/** Erases a subscriber and the e-mails queued for the address. ARGV: e-mail. Returns 1 when there was one. */
+/**
+ * An erasure: the subscriber, its places in the indexes, and its outbox entries (their e-mails
+ * hold the address). ARGV: e-mail. Returns 1 when there was a subscriber.
+ */
 const ERASE_SCRIPT = `${FORGET_OUTBOX_LUA}
 local email = ARGV[1]
 local existed = redis.call('DEL', '${KEYS.subscriber('')}' .. email)
@@ -913,6 +912,7 @@ export function createRedisStore(redis: Redis): Store {
       }
       throw new Error('the lead kept changing during its erasure');
     },
+
     async createSession(sessionId: string, expiresAt: Date) {
       const seconds = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
       await redis.set(KEYS.session(sessionId), expiresAt.toISOString(), { ex: seconds });

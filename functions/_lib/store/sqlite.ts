@@ -808,14 +808,7 @@ export function createSqliteStore(directory: string): SqliteStore {
     return counts;
   }
 
-  function outboxEntry(row: Row): OutboxEntry {
-    return {
-      ...(JSON.parse(text(row, 'state')) as OutboxState),
-      message: JSON.parse(text(row, 'message')) as OutboxMessage,
-    };
-  }
-
-  /** An entry as the Outbox lists it: its message may be pruned to its title. */
+  /** An entry as stored: a delivered one's message may be pruned to its title. */
   const listedEntry = (row: Row): ListedOutboxEntry => ({
     ...(JSON.parse(text(row, 'state')) as OutboxState),
     message: JSON.parse(text(row, 'message')) as OutboxMessage | PrunedMessage,
@@ -918,7 +911,8 @@ export function createSqliteStore(directory: string): SqliteStore {
             lease,
             text(row, 'id'),
           );
-        return rows.map((row) => ({ entry: outboxEntry(row), lease }));
+        // Only pending entries are claimed, and only delivered ones are pruned: the message is whole.
+        return rows.map((row) => ({ entry: listedEntry(row) as OutboxEntry, lease }));
       }),
 
     completeOutbox: (completions: Completion[], now: Date) =>
@@ -1029,10 +1023,8 @@ export function createSqliteStore(directory: string): SqliteStore {
 
     deleteLead: (id: string) =>
       write((database) => {
-        const existed = database.get('SELECT 1 AS found FROM leads WHERE id = ?', id) !== undefined;
-        database.run('DELETE FROM leads WHERE id = ?', id);
         database.run('DELETE FROM outbox WHERE ref = ?', id);
-        return existed;
+        return database.run('DELETE FROM leads WHERE id = ?', id) > 0;
       }),
 
     createSession: (sessionId: string, expiresAt: Date) =>

@@ -69,7 +69,7 @@ export interface NewOutboxEntry {
   /**
    * At most one entry of this key is queued per `seconds`: a later one within that time is not
    * written (its record is). Checked and marked in the same atomic step as the write, so requests
-   * at once cannot slip two through. Keys hold what they limit: `guide:ada@example.com`.
+   * at once cannot slip two through. A key names what it limits (`guide:` and a digest of the mailbox).
    */
   throttle?: { key: string; seconds: number };
 }

@@ -848,19 +848,20 @@ function ReleaseSpam({ lead }: { lead: Lead }) {
   );
 }
 
+/** What deleting a record erases, as the question before it says. */
+const ERASES = { subscriber: 'the subscriber', lead: 'the lead, its message and its e-mails' } as const;
+
 /** Erases a record after the owner confirms (an erasure request), then reloads what the dashboard shows. */
-function DeleteRecord({ path, name, what }: { path: string; name: string; what: 'subscriber' | 'lead' }) {
+function DeleteRecord({ path, name, what }: { path: string; name: string; what: keyof typeof ERASES }) {
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const title = what === 'lead' ? 'Lead' : 'Subscriber';
 
   async function remove() {
-    const erased = what === 'lead' ? 'the lead, its message and its e-mails' : 'the subscriber';
-    if (!window.confirm(`Delete ${name}? This erases ${erased} and cannot be undone.`)) return;
+    if (!window.confirm(`Delete ${name}? This erases ${ERASES[what]} and cannot be undone.`)) return;
     setBusy(true);
     try {
       await apiRequest('DELETE', path, {});
-      toast({ title: `${title} deleted`, description: `${name} was erased.` });
+      toast({ title: `${what === 'lead' ? 'Lead' : 'Subscriber'} deleted`, description: `${name} was erased.` });
       await client.invalidateQueries();
     } catch (failure) {
       toast({ title: `Could not delete the ${what}`, description: errorText(failure), variant: 'destructive' });
@@ -876,9 +877,11 @@ function DeleteRecord({ path, name, what }: { path: string; name: string; what: 
   );
 }
 
+/** A lead's Delete, naming it by its name and address (which tells two of one name apart). */
 const deleteLead = (lead: Lead) => (
-  <DeleteRecord path={`/api/admin/leads/${encodeURIComponent(lead.id)}`} name={leadName(lead)} what="lead" />
+  <DeleteRecord
+    path={`/api/admin/leads/${encodeURIComponent(lead.id)}`}
+    name={`${lead.name} <${lead.email}>`}
+    what="lead"
+  />
 );
-
-/** A lead as the owner knows it: the name, and the address, which tells two of one name apart. */
-const leadName = (lead: Lead) => `${lead.name} <${lead.email}>`;
