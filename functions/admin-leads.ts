@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { ATTRIBUTION_COLUMNS, csvDownload, toCsv } from './_lib/admin/csv';
 import { ALL, listPage } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
-import { endpoint, errorResponse, json, requireMethod } from './_lib/http';
+import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
 import { getStore } from './_lib/store/get-store';
 import type { Lead } from '../src/shared/records';
 

@@ -8,8 +8,8 @@ import {
   NOT_CONFIGURED,
   requireSameOrigin,
 } from './_lib/admin/session';
-import { requireClientKey } from './_lib/client';
-import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
+import { requireClientKey } from './_lib/forms/client';
+import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/platform/http';
 import { getStore } from './_lib/store/get-store';
 import { AdminLoginRequest } from '../src/shared/schemas';
 

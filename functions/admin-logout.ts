@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { clearedSessionCookie } from './_lib/admin/auth';
 import { ADMIN_HEADERS, adminConfig, cookieSession, requireSameOrigin } from './_lib/admin/session';
-import { endpoint, json, requireMethod } from './_lib/http';
+import { endpoint, json, requireMethod } from './_lib/platform/http';
 import { getStore } from './_lib/store/get-store';
 
 /** Ends the session: removed from the store, so the cookie is worthless even if it was copied. */

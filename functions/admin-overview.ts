@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { overview } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireAdmin } from './_lib/admin/session';
-import { endpoint, json, requireMethod } from './_lib/http';
+import { endpoint, json, requireMethod } from './_lib/platform/http';
 import { getStore } from './_lib/store/get-store';
 
 /** The dashboard's first view in one call: totals, 90 days of counts, sources and the newest records. */

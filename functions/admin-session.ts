@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { ADMIN_HEADERS, adminConfig, NOT_CONFIGURED, readSession } from './_lib/admin/session';
-import { endpoint, errorResponse, json, requireMethod } from './_lib/http';
+import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
 
 /**
  * Tells the admin page whether its cookie is a live session, so a reload keeps the person logged

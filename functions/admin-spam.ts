@@ -2,10 +2,10 @@ import type { Config } from '@netlify/functions';
 import type { SpamPage } from '../src/shared/api';
 import { PAGE_SIZE, pageParam } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
-import { deliverySettings } from './_lib/delivery-settings';
-import { endpoint, errorResponse, json, requireMethod } from './_lib/http';
-import { leadEntries } from './_lib/mail/messages';
-import { deliverAfterAnswer } from './_lib/outbox';
+import { deliverySettings } from './_lib/delivery/settings';
+import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
+import { leadEntries } from './_lib/delivery/messages';
+import { deliverAfterAnswer } from './_lib/delivery/outbox';
 import { getStore } from './_lib/store/get-store';
 
 const NOT_HELD = 'No lead of that id is held as spam';

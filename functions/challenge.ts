@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
-import { requireClientKey } from './_lib/client';
-import { endpoint, errorResponse, json, requireMethod } from './_lib/http';
-import { newChallenge } from './_lib/proof-of-work';
+import { requireClientKey } from './_lib/forms/client';
+import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
+import { newChallenge } from './_lib/forms/proof-of-work';
 import { getRateLimiter } from './_lib/store/get-store';
 import { StoreUnavailableError } from './_lib/store/types';
 

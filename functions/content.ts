@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { readContent } from './_lib/content-data';
-import { endpoint, errorResponse, HttpError, json, requireMethod } from './_lib/http';
+import { readContent } from './_lib/platform/content-data';
+import { endpoint, errorResponse, HttpError, json, requireMethod } from './_lib/platform/http';
 
 /** Content changes only with a deploy: browsers revalidate, Netlify's CDN keeps it until the next deploy purges it. */
 const CACHE_HEADERS = {

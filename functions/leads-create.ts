@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
-import { formHandler } from './_lib/form-endpoint';
-import { leadEntries } from './_lib/mail/messages';
-import { screenLead } from './_lib/spam';
+import { formHandler } from './_lib/forms/form-endpoint';
+import { leadEntries } from './_lib/delivery/messages';
+import { screenLead } from './_lib/forms/spam';
 import { emailAsciiOf, LeadRequest } from '../src/shared/schemas';
 
 /**

@@ -1,12 +1,12 @@
 import type { Config } from '@netlify/functions';
 import type { SubscriptionAnswer } from '../src/shared/api';
 import { SubscriptionTokenRequest } from '../src/shared/schemas';
-import { deliverySettings } from './_lib/delivery-settings';
-import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/http';
-import { LINK_MESSAGES, sentAtOf, verifyLink } from './_lib/links';
-import { confirmedEntries } from './_lib/mail/messages';
-import { deliverAfterAnswer } from './_lib/outbox';
-import { policyDate } from './_lib/policy';
+import { deliverySettings } from './_lib/delivery/settings';
+import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/platform/http';
+import { LINK_MESSAGES, sentAtOf, verifyLink } from './_lib/delivery/links';
+import { confirmedEntries } from './_lib/delivery/messages';
+import { deliverAfterAnswer } from './_lib/delivery/outbox';
+import { policyDate } from './_lib/platform/policy';
 import { getStore } from './_lib/store/get-store';
 
 /**

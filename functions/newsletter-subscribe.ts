@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { formHandler } from './_lib/form-endpoint';
-import { signUp } from './_lib/newsletter';
+import { formHandler } from './_lib/forms/form-endpoint';
+import { signUp } from './_lib/forms/newsletter';
 import { NewsletterSubscribeRequest } from '../src/shared/schemas';
 
 /** The footer signup on every page. */

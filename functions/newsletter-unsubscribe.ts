@@ -1,8 +1,16 @@
 import type { Config } from '@netlify/functions';
 import type { SubscriptionAnswer } from '../src/shared/api';
 import { SubscriptionTokenRequest } from '../src/shared/schemas';
-import { endpoint, errorResponse, json, parseWith, readBoundedText, readJsonBody, requireMethod } from './_lib/http';
-import { LINK_MESSAGES, LINK_PAGES, verifyLink } from './_lib/links';
+import {
+  endpoint,
+  errorResponse,
+  json,
+  parseWith,
+  readBoundedText,
+  readJsonBody,
+  requireMethod,
+} from './_lib/platform/http';
+import { LINK_MESSAGES, LINK_PAGES, verifyLink } from './_lib/delivery/links';
 import { getStore } from './_lib/store/get-store';
 
 /** RFC 8058: what a mailbox provider POSTs to the List-Unsubscribe URL. */

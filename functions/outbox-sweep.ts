@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { getStore } from './_lib/store/get-store';
-import { pruneDelivered, sweep } from './_lib/outbox';
+import { pruneDelivered, sweep } from './_lib/delivery/outbox';
 
 /**
  * Every minute: delivers what the outbox holds that is due (retries with backoff, and whatever a

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { getEnv, isLocalRun } from './_lib/env';
+import { getEnv, isLocalRun } from './_lib/platform/env';
 
 /**
  * Rebuilds the site every morning, so a post dated in the future (scheduled in the CMS) goes live

@@ -39,7 +39,7 @@ import { PROJECT_ROOT } from '../harness/project.ts';
 import { importBundled } from '../harness/functions.ts';
 import { createChallenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import type * as ProofOfWork from '../../functions/_lib/proof-of-work.ts';
+import type * as ProofOfWork from '../../functions/_lib/forms/proof-of-work.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -54,7 +54,7 @@ const PROOFS_PER_SECOND = Number(process.env.BENCH_PROOFS_PER_SECOND ?? 8000);
 process.env.SESSION_SECRET ??= `bench-${randomBytes(24).toString('hex')}`;
 const { challengeSecrets, DIFFICULTY } = await importBundled<typeof ProofOfWork>(
   PROJECT_ROOT,
-  'functions/_lib/proof-of-work.ts',
+  'functions/_lib/forms/proof-of-work.ts',
 );
 
 /** `count` solved proofs of work, each for one submission. */

@@ -4,7 +4,7 @@
  * no file extensions.
  */
 import type { Context } from '@netlify/functions';
-import type { AfterAnswerHook } from '../../functions/_lib/outbox';
+import type { AfterAnswerHook } from '../../functions/_lib/delivery/outbox';
 import { build } from 'esbuild';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -2,7 +2,7 @@
  * The messages between the local server's request thread and its delivery thread
  * (delivery-thread.ts and delivery-worker.ts). Plain data: they cross threads by structured clone.
  */
-import type { DeliveryReport } from '../../functions/_lib/outbox';
+import type { DeliveryReport } from '../../functions/_lib/delivery/outbox';
 
 /** From the request thread. */
 export type ToWorker =

@@ -11,7 +11,7 @@
 import { bundleForNode } from '../harness/functions.ts';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { DeliveryReport } from '../../functions/_lib/outbox';
+import type { DeliveryReport } from '../../functions/_lib/delivery/outbox';
 import type { FromWorker, ToWorker } from './delivery-protocol';
 
 /** How long stop() lets the thread finish what it started before ending it. */

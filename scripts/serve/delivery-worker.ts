@@ -11,7 +11,7 @@
 import { constants, setPriority } from 'node:os';
 import { parentPort, threadId } from 'node:worker_threads';
 import type { Context } from '@netlify/functions';
-import { deliverNow } from '../../functions/_lib/outbox';
+import { deliverNow } from '../../functions/_lib/delivery/outbox';
 import { getStore } from '../../functions/_lib/store/get-store';
 import { createContext } from '../harness/functions';
 import type { FromWorker, ToWorker } from './delivery-protocol';

@@ -4,7 +4,7 @@ import { isoDate } from '../lib/format';
 
 /**
  * The privacy policy's date, for the consent record the newsletter functions keep with each
- * subscriber (functions/_lib/policy.ts reads it; netlify.toml ships it with them).
+ * subscriber (functions/_lib/platform/policy.ts reads it; netlify.toml ships it with them).
  */
 export const GET: APIRoute = async () => {
   const policy = await getPrivacyPolicy();

@@ -39,7 +39,7 @@ test('function responses set their own security headers', async ({ request }) =>
   expect(headers['content-security-policy']).toContain("default-src 'none'");
 });
 
-/** What every function answer carries, whatever its status (functions/_lib/http.ts). */
+/** What every function answer carries, whatever its status (functions/_lib/platform/http.ts). */
 const FUNCTION_HEADERS = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { threadId as answeringThread } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { resetEnv } from '../../functions/_lib/env';
+import { resetEnv } from '../../functions/_lib/platform/env';
 import leadsCreate from '../../functions/leads-create';
 import { createContext } from '../../scripts/harness/functions';
 import { PROJECT_ROOT } from '../../scripts/harness/project';

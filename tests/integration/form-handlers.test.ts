@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { resetEnv } from '../../functions/_lib/env';
+import { resetEnv } from '../../functions/_lib/platform/env';
 import { createRedisStore, createUpstashClient, KEYS } from '../../functions/_lib/store/redis';
 import { createSqliteStore, DATABASE_FILE, type SqliteStore } from '../../functions/_lib/store/sqlite';
 import leadsCreate from '../../functions/leads-create';

@@ -9,14 +9,14 @@ import path from 'node:path';
 import { createChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { resetEnv } from '../../functions/_lib/env';
+import { resetEnv } from '../../functions/_lib/platform/env';
 import {
   CHALLENGE_TTL_MS,
   DIFFICULTY,
   newChallenge,
   PROOF_OF_WORK_PROBLEMS,
   type ProofOfWorkProblem,
-} from '../../functions/_lib/proof-of-work';
+} from '../../functions/_lib/forms/proof-of-work';
 import { createRedisStore, createUpstashClient } from '../../functions/_lib/store/redis';
 import { createSqliteStore } from '../../functions/_lib/store/sqlite';
 import type { Store } from '../../functions/_lib/store/types';

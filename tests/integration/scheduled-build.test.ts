@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { resetEnv } from '../../functions/_lib/env';
+import { resetEnv } from '../../functions/_lib/platform/env';
 import scheduledBuild, { config } from '../../functions/scheduled-build';
 
 /** The function as Netlify calls it, reading the environment as the test has just set it. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { clientKey } from '../../functions/_lib/client';
+import { clientKey } from '../../functions/_lib/forms/client';
 
 describe('clientKey', () => {
   test.each([

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { deliverySetup, siteOrigin } from '../../functions/_lib/delivery-settings';
-import { resetEnv } from '../../functions/_lib/env';
+import { deliverySetup, siteOrigin } from '../../functions/_lib/delivery/settings';
+import { resetEnv } from '../../functions/_lib/platform/env';
 
 const KEYS = [
   'SITE_LOCAL_RUN',

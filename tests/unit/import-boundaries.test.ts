@@ -26,7 +26,7 @@ function specifiersOf(code: string): string[] {
   return ts.preProcessFile(code, true, true).importedFiles.map((file) => file.fileName);
 }
 
-/** Where a specifier leads, as a project path (`functions/_lib/http`), or undefined for a package or a built-in. */
+/** Where a specifier leads, as a project path (`functions/_lib/platform/http`), or undefined for a package or a built-in. */
 function targetOf(file: string, specifier: string): string | undefined {
   if (specifier.startsWith('@/')) return `src/${specifier.slice(2)}`;
   if (!specifier.startsWith('.')) return undefined;
@@ -101,7 +101,9 @@ describe('import boundaries', () => {
   test('the scan sees both sides and the imports between them', () => {
     expect(src.filter((entry) => isShared(entry.file)).length).toBeGreaterThan(0);
     expect(
-      functions.some((entry) => entry.file === 'functions/_lib/http.ts' && entry.target === 'src/shared/schemas'),
+      functions.some(
+        (entry) => entry.file === 'functions/_lib/platform/http.ts' && entry.target === 'src/shared/schemas',
+      ),
     ).toBe(true);
     expect(src.some((entry) => entry.file.endsWith('.astro') && entry.target !== undefined)).toBe(true);
   });

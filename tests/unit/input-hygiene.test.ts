@@ -4,7 +4,7 @@
  * edges of e-mail addresses.
  */
 import { describe, expect, test } from 'vitest';
-import { HttpError, readJsonBody } from '../../functions/_lib/http';
+import { HttpError, readJsonBody } from '../../functions/_lib/platform/http';
 import {
   asciiEmail,
   ContactForm,

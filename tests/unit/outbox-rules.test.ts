@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { greeting, mailbox } from '../../functions/_lib/mail/messages';
+import { greeting, mailbox } from '../../functions/_lib/delivery/messages';
 import {
   afterAttempt,
   backoffMs,

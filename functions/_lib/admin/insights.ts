@@ -1,7 +1,7 @@
 // functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /** The admin dashboard's figures, computed from the store's indexes. */
 import type { CampaignRow, ListPage, Overview } from '../../../src/shared/api';
-import { deliverySetup } from '../delivery-settings';
+import { deliverySetup } from '../delivery/settings';
 import { countTable, type DailyCounts, type DashboardData, type StoreVerbs } from '../store/types';
 
 export const CHART_DAYS = 90;

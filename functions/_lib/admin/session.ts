@@ -4,8 +4,8 @@
  * for calls that change state, and the session: its cookie, checked against the store.
  */
 import { readCookie, SESSION_COOKIE, verifyPassword, verifyPlainPassword, verifySession, type Session } from './auth';
-import { getEnv, isLocalRun } from '../env';
-import { decodePathSegment, errorResponse, HttpError } from '../http';
+import { getEnv, isLocalRun } from '../platform/env';
+import { decodePathSegment, errorResponse, HttpError } from '../platform/http';
 import { getStore } from '../store/get-store';
 
 /** Admin answers are private and never indexed: each admin endpoint gives these to endpoint(). */

@@ -5,8 +5,8 @@
  * save). getStore() hands it out with a deadline on every call: a store that fails or is slower
  * than STORE_TIMEOUT_MS throws StoreUnavailableError, which endpoint() answers with 503 in seconds.
  */
-import { getEnv, isLocalRun, localDataDir, type Env } from '../env';
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../rate-limit';
+import { getEnv, isLocalRun, localDataDir, type Env } from '../platform/env';
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../forms/rate-limit';
 import { createRedisStore, createUpstashClient } from './redis';
 import {
   ChallengeSpentError,

@@ -1,10 +1,10 @@
 /** Where the outbox's messages go and what their links point at, from the environment. */
 import type { Context } from '@netlify/functions';
-import type { DeliverySetup } from '../../src/shared/api';
-import { site } from '../../src/site.config';
-import { getEnv, isLocalRun } from './env';
-import { mailFrom, mailMode } from './mail/transport';
-import type { DeliverySettings } from './mail/messages';
+import type { DeliverySetup } from '../../../src/shared/api';
+import { site } from '../../../src/site.config';
+import { getEnv, isLocalRun } from '../platform/env';
+import { mailFrom, mailMode } from './mail-transport';
+import type { DeliverySettings } from './messages';
 
 /**
  * The origin the e-mails' links point at. Deployed: PUBLIC_SITE_URL, else the site's main URL as

@@ -1,9 +1,9 @@
 /** The one endpoint wrapper, and the request checks and JSON answers every function shares. */
 import type { Context } from '@netlify/functions';
 import type { z } from 'zod';
-import type { ApiErrorBody } from '../../src/shared/api';
-import { LIMITS } from '../../src/shared/schemas';
-import { StoreNotConfiguredError, StoreUnavailableError } from './store/types';
+import type { ApiErrorBody } from '../../../src/shared/api';
+import { LIMITS } from '../../../src/shared/schemas';
+import { StoreNotConfiguredError, StoreUnavailableError } from '../store/types';
 
 /**
  * netlify.toml headers reach static files only: function responses carry their own.

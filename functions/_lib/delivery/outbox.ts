@@ -6,7 +6,7 @@
  * timed-out function left. Both claim entries first, so an entry is never sent by two at once.
  */
 import type { Context } from '@netlify/functions';
-import { DeliveryFailure, sendMail } from './mail/transport';
+import { DeliveryFailure, sendMail } from './mail-transport';
 import {
   OUTBOX_MESSAGE_KEEP_MS,
   type ClaimedEntry,
@@ -14,7 +14,7 @@ import {
   type DeliveryOutcome,
   type OutboxEntry,
   type StoreVerbs,
-} from './store/types';
+} from '../store/types';
 import { sendWebhook } from './webhooks';
 
 /**

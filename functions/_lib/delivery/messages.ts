@@ -1,4 +1,4 @@
-// functions/_lib/mail composes the site's e-mails and sends them: SMTP, or the local outbox folder.
+// functions/_lib/delivery gets what the outbox holds to people: the e-mails, their SMTP transport or local folder, the signed webhooks and links, and the sweep.
 /**
  * What each event puts in the outbox: a lead gives the team's notification, the guide (for a
  * guide request) and a webhook; a subscription gives its confirmation e-mail; a confirmation gives
@@ -9,9 +9,9 @@ import { createHash } from 'node:crypto';
 import type { Attribution, Lead, Subscriber } from '../../../src/shared/records';
 import { guidePathFor } from '../../../src/shared/pages';
 import { site } from '../../../src/site.config';
-import { CONFIRM_LINK_TTL_MS, LINK_PAGES, linkUrl, signLink } from '../links';
+import { CONFIRM_LINK_TTL_MS, LINK_PAGES, linkUrl, signLink } from './links';
 import type { NewOutboxEntry, SubscribeInput } from '../store/types';
-import { renderMail, type Block } from './layout';
+import { renderMail, type Block } from './mail-layout';
 
 /** How the forms are named to people. */
 const FORM_NAMES: Partial<Record<string, string>> = {

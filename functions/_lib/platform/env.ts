@@ -1,7 +1,7 @@
 /** The functions' environment, parsed once with zod: a wrong value is an error that names it. */
 import path from 'node:path';
 import { z } from 'zod';
-import { Email } from '../../src/shared/schemas';
+import { Email } from '../../../src/shared/schemas';
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());

@@ -8,8 +8,8 @@
  * key travels as a parameter (so AKISMET_ENDPOINT can point at any server, a local one in the
  * tests), and the request gets a deadline the package cannot set.
  */
-import type { ContentCheck, SpamMark } from '../../src/shared/records';
-import { getEnv } from './env';
+import type { ContentCheck, SpamMark } from '../../../src/shared/records';
+import { getEnv } from '../platform/env';
 
 /** How long a lead waits for Akismet before it is kept unchecked. */
 export const CONTENT_CHECK_TIMEOUT_MS = 1500;

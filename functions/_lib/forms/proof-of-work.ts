@@ -11,10 +11,10 @@
 import { createChallenge, randomInt, verifySolution, type Challenge, type Payload } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { z } from 'zod';
-import { PROOF_OF_WORK_FIELD, PROOF_OF_WORK_PATH } from '../../src/shared/proof-of-work';
-import { getEnv } from './env';
-import { derivedKey } from './secrets';
-import type { SpentChallenge } from './store/types';
+import { PROOF_OF_WORK_FIELD, PROOF_OF_WORK_PATH } from '../../../src/shared/proof-of-work';
+import { getEnv } from '../platform/env';
+import { derivedKey } from '../platform/secrets';
+import type { SpentChallenge } from '../store/types';
 
 /**
  * How hard a challenge is: PBKDF2-SHA256 at `cost` iterations per try, and a counter drawn from

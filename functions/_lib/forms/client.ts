@@ -4,7 +4,7 @@
  * their /64; IPv4 clients (and IPv4 mapped into IPv6) by their address.
  */
 import { isIPv4, isIPv6 } from 'node:net';
-import { errorResponse, HttpError } from './http';
+import { errorResponse, HttpError } from '../platform/http';
 
 /** Eight groups of four hex digits, from any valid IPv6 spelling (`::` shorthand, embedded IPv4). */
 function expandIPv6(address: string): string[] {

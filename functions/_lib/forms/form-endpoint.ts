@@ -12,15 +12,24 @@
  */
 import type { z } from 'zod';
 import { requireClientKey } from './client';
-import { endpoint, errorResponse, HttpError, json, parseWith, readJsonBody, requireMethod, type Handler } from './http';
-import { PROOF_OF_WORK_FIELD } from '../../src/shared/proof-of-work';
-import { HONEYPOT_FIELD } from '../../src/shared/schemas';
-import { getRateLimiter, getStore } from './store/get-store';
-import { ChallengeSpentError, type StoreVerbs, type WriteOptions } from './store/types';
+import {
+  endpoint,
+  errorResponse,
+  HttpError,
+  json,
+  parseWith,
+  readJsonBody,
+  requireMethod,
+  type Handler,
+} from '../platform/http';
+import { PROOF_OF_WORK_FIELD } from '../../../src/shared/proof-of-work';
+import { HONEYPOT_FIELD } from '../../../src/shared/schemas';
+import { getRateLimiter, getStore } from '../store/get-store';
+import { ChallengeSpentError, type StoreVerbs, type WriteOptions } from '../store/types';
 import { checkProofOfWork, PROOF_OF_WORK_PROBLEMS, type ProofOfWorkProblem } from './proof-of-work';
-import { deliverySettings } from './delivery-settings';
-import type { DeliverySettings } from './mail/messages';
-import { deliverAfterAnswer } from './outbox';
+import { deliverySettings } from '../delivery/settings';
+import type { DeliverySettings } from '../delivery/messages';
+import { deliverAfterAnswer } from '../delivery/outbox';
 
 /** What a form's save needs besides its data: where deliveries go and what their links point at. */
 export interface SaveContext {

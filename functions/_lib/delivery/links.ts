@@ -6,8 +6,8 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { NEWSLETTER_PATHS } from '../../src/shared/pages';
-import { derivedKey } from './secrets';
+import { NEWSLETTER_PATHS } from '../../../src/shared/pages';
+import { derivedKey } from '../platform/secrets';
 
 export const CONFIRM_LINK_TTL_MS = 7 * 24 * 3600_000;
 

@@ -1,9 +1,9 @@
 /** A newsletter sign-up, as both newsletter forms store it: a pending subscriber and, at most hourly, a confirmation e-mail. */
-import { emailAsciiOf } from '../../src/shared/schemas';
+import { emailAsciiOf } from '../../../src/shared/schemas';
 import type { SaveContext } from './form-endpoint';
-import { confirmationEntry } from './mail/messages';
-import { policyDate } from './policy';
-import type { StoreVerbs, SubscribeInput } from './store/types';
+import { confirmationEntry } from '../delivery/messages';
+import { policyDate } from '../platform/policy';
+import type { StoreVerbs, SubscribeInput } from '../store/types';
 
 export async function signUp(
   store: StoreVerbs,

@@ -1,4 +1,4 @@
-// functions/_lib/mail composes the site's e-mails and sends them: SMTP, or the local outbox folder.
+// functions/_lib/delivery gets what the outbox holds to people: the e-mails, their SMTP transport or local folder, the signed webhooks and links, and the sweep.
 /**
  * One layout for every e-mail, written twice from the same blocks: a plain-text part, and a
  * simple HTML part in the site's colours (one column, real headings, a lang attribute, no images,

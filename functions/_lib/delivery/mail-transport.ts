@@ -1,4 +1,4 @@
-// functions/_lib/mail composes the site's e-mails and sends them: SMTP, or the local outbox folder.
+// functions/_lib/delivery gets what the outbox holds to people: the e-mails, their SMTP transport or local folder, the signed webhooks and links, and the sweep.
 /**
  * Sends an outbox e-mail: through SMTP_URL when set; in a local run without it, written as an
  * .eml file to the local outbox folder (nothing is sent, nothing is lost: the admin page lists
@@ -9,7 +9,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { site } from '../../../src/site.config';
-import { getEnv, isLocalRun, localDataDir } from '../env';
+import { getEnv, isLocalRun, localDataDir } from '../platform/env';
 import type { OutboxEntry, OutboxMessage } from '../store/types';
 
 export type MailMode = 'smtp' | 'file' | 'none';

@@ -5,9 +5,9 @@
  * 408, 429, 5xx, network errors and timeouts are retried; anything else is a permanent failure.
  */
 import { Webhook } from 'standardwebhooks';
-import { getEnv } from './env';
-import { DeliveryFailure } from './mail/transport';
-import type { OutboxEntry, OutboxMessage } from './store/types';
+import { getEnv } from '../platform/env';
+import { DeliveryFailure } from './mail-transport';
+import type { OutboxEntry, OutboxMessage } from '../store/types';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
