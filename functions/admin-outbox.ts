@@ -4,7 +4,7 @@ import { listPage } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
 import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
 import { deliverAfterAnswer } from './_lib/delivery/outbox';
-import { deliveryOf } from './_lib/store/records';
+import { deliveryOf } from './_lib/store/outbox-state';
 import { getStore } from './_lib/store/get-store';
 import type { ListedOutboxEntry } from './_lib/store/types';
 

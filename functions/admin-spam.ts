@@ -21,15 +21,16 @@ export default endpoint({ name: 'admin-spam', headers: ADMIN_HEADERS }, async (r
   const store = await getStore();
   if (req.method === 'POST') {
     const id = requireActionId(req, context.params.id, NOT_HELD);
-    let queued: string[] = [];
-    const lead = await store.releaseSpam(id, new Date(), (released) => {
-      const entries = leadEntries(released, deliverySettings(req, context));
-      queued = entries.map((entry) => entry.id);
-      return entries;
-    });
-    if (!lead) return errorResponse(404, NOT_HELD);
-    deliverAfterAnswer(context, store, queued, 'admin-spam');
-    return json(200, { lead });
+    const settings = deliverySettings(req, context);
+    const released = await store.releaseSpam(id, new Date(), { outbox: (lead) => leadEntries(lead, settings) });
+    if (!released) return errorResponse(404, NOT_HELD);
+    deliverAfterAnswer(
+      context,
+      store,
+      released.queued.map((entry) => entry.id),
+      'admin-spam',
+    );
+    return json(200, { lead: released.record });
   }
   const page = pageParam(new URL(req.url));
   const spam = await store.spamOverview({ offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE });

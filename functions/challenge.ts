@@ -3,7 +3,7 @@ import { requireClientKey } from './_lib/forms/client';
 import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
 import { newChallenge } from './_lib/forms/proof-of-work';
 import { getRateLimiter } from './_lib/store/get-store';
-import { StoreUnavailableError } from './_lib/store/types';
+import { StoreUnavailableError } from './_lib/store/errors';
 
 /**
  * A proof-of-work challenge for one form submission, in ALTCHA's JSON format. Issuing one costs

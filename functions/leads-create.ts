@@ -16,18 +16,14 @@ export default formHandler({
       { name, email, content: notes, permalink: page && `${delivery.origin}${page}`, ...request },
       delivery.origin,
     );
-    let queued: string[] = [];
     const input = { name, email, ...emailAsciiOf(email), source, company, notes, page, attribution };
-    await store.createLead({ ...input, ...(spam ? { spam } : {}), ...(contentCheck ? { contentCheck } : {}) }, now, {
-      ...options,
+    const { queued } = await store.createLead(
+      { ...input, ...(spam ? { spam } : {}), ...(contentCheck ? { contentCheck } : {}) },
+      now,
       // A lead held as spam queues nothing: "Not spam" in the admin queues these same entries.
-      outbox: (lead) => {
-        const entries = leadEntries(lead, delivery);
-        queued = entries.map((entry) => entry.id);
-        return entries;
-      },
-    });
-    return queued;
+      { ...options, outbox: (lead) => leadEntries(lead, delivery) },
+    );
+    return queued.map((entry) => entry.id);
   },
 });
 

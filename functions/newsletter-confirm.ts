@@ -28,7 +28,6 @@ export default endpoint({ name: 'newsletter-confirm', retryAfterSeconds: 30 }, a
 
   const store = await getStore();
   const settings = deliverySettings(req, context);
-  let queued: string[] = [];
   const change = await store.confirmSubscriber(
     {
       email,
@@ -42,15 +41,16 @@ export default endpoint({ name: 'newsletter-confirm', retryAfterSeconds: 30 }, a
       policyDate: await policyDate(),
     },
     now,
-    (subscriber) => {
-      const entries = confirmedEntries(subscriber, now, settings);
-      queued = entries.map((entry) => entry.id);
-      return entries;
-    },
+    { outbox: (subscriber) => confirmedEntries(subscriber, now, settings) },
   );
   if (!change) return errorResponse(404, LINK_MESSAGES.gone);
   if (change.refused) return errorResponse(409, LINK_MESSAGES.unsubscribedSince);
-  deliverAfterAnswer(context, store, queued, 'newsletter-confirm');
+  deliverAfterAnswer(
+    context,
+    store,
+    change.queued.map((entry) => entry.id),
+    'newsletter-confirm',
+  );
   const answer: SubscriptionAnswer = { ok: true, status: 'confirmed' };
   return json(200, answer);
 });

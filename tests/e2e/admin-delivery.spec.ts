@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createSqliteStore } from '../../functions/_lib/store/sqlite';
+import { createSqliteStore } from '../support/stores';
 import { seedStore } from '../../scripts/admin/seed-store.ts';
 import { startSiteServer, type SiteServer } from '../../scripts/harness/site-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../scripts/harness/webhook-receiver.ts';

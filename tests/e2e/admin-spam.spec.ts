@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Store } from '../../functions/_lib/store/types';
+import type { Store } from '../support/stores';
 import { startSiteServer, type SiteServer } from '../../scripts/harness/site-server.ts';
 import { expectNoViolations } from '../support/axe';
 import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX, withStoreAt } from '../support/e2e-env';

@@ -18,9 +18,11 @@ import adminSpam from '../../functions/admin-spam';
 import adminSubscribers from '../../functions/admin-subscribers';
 import { hashPassword, SESSION_COOKIE, signSession } from '../../functions/_lib/admin/auth';
 import { resetEnv } from '../../functions/_lib/platform/env';
-import { createRedisStore, createUpstashClient, KEYS } from '../../functions/_lib/store/redis';
-import { createSqliteStore, DATABASE_FILE, type SqliteStore } from '../../functions/_lib/store/sqlite';
-import { OUTBOX_MESSAGE_KEEP_MS, type Store } from '../../functions/_lib/store/types';
+import { KEYS } from '../../functions/_lib/store/keys';
+import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
+import { DATABASE_FILE } from '../../functions/_lib/store/sqlite/database';
+import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';
+import { OUTBOX_MESSAGE_KEEP_MS } from '../../functions/_lib/store/outbox-state';
 import { pruneDelivered } from '../../functions/_lib/delivery/outbox';
 import type { Lead, Subscriber } from '../../src/shared/records';
 import type { OutboxItem, Overview, SpamPage } from '../../src/shared/api';
@@ -257,7 +259,7 @@ const embeddedLockout: LockoutBackend = {
   async endWindow(client) {
     const db = new DatabaseSync(path.join(folder, DATABASE_FILE));
     try {
-      db.prepare('UPDATE login_attempts SET reset_at = ? WHERE client = ?').run(Date.now() - 1, client);
+      db.prepare('UPDATE tallies SET reset_at = ? WHERE key = ?').run(Date.now() - 1, KEYS.loginAttempts(client));
     } finally {
       db.close();
     }
@@ -590,10 +592,12 @@ describe('the Spam section', () => {
     const held = [];
     for (let index = 0; index < 21; index += 1)
       held.push(
-        await store.createLead(
-          { name: `Held ${index}`, email: `h${index}@example.com`, source: 'contact_form', spam: SPAM },
-          new Date(now + index),
-        ),
+        (
+          await store.createLead(
+            { name: `Held ${index}`, email: `h${index}@example.com`, source: 'contact_form', spam: SPAM },
+            new Date(now + index),
+          )
+        ).record,
       );
     await store.createLead({ name: 'Real', email: 'real@example.com', source: 'zoho_guide' }, new Date(now));
     await store.recordHoneypot('leads-create', new Date(now));
@@ -616,7 +620,7 @@ describe('the Spam section', () => {
 
   test('"Not spam" answers 200 with the lead, sends its notification, and a second release answers 404', async () => {
     const store = createFileStore(folder);
-    const lead = await store.createLead(
+    const { record: lead } = await store.createLead(
       { name: 'Real', email: 'real@example.com', source: 'contact_form', spam: SPAM },
       new Date(),
     );
@@ -658,7 +662,7 @@ describe('the Spam section', () => {
 
   test('an ordinary lead cannot be released: 404, and nothing is queued again', async () => {
     const store = createFileStore(folder);
-    const lead = await store.createLead(
+    const { record: lead } = await store.createLead(
       { name: 'Real', email: 'real@example.com', source: 'contact_form' },
       new Date(),
     );
@@ -669,7 +673,7 @@ describe('the Spam section', () => {
 
   test('a cross-site release answers 403 and the lead stays held', async () => {
     const store = createFileStore(folder);
-    const lead = await store.createLead(
+    const { record: lead } = await store.createLead(
       { name: 'Held', email: 'held@example.com', source: 'contact_form', spam: SPAM },
       new Date(),
     );
@@ -781,12 +785,20 @@ describe('deleting a lead', () => {
   test('a known id answers 200 naming it, and erases that lead and its e-mails only; a second time, 404', async () => {
     const store = createFileStore(folder);
     const now = new Date();
-    const gone = await store.createLead({ name: 'Gone', email: 'gone@example.com', source: 'contact_form' }, now, {
-      outbox: leadEntries,
-    });
-    const stay = await store.createLead({ name: 'Stay', email: 'stay@example.com', source: 'contact_form' }, now, {
-      outbox: leadEntries,
-    });
+    const { record: gone } = await store.createLead(
+      { name: 'Gone', email: 'gone@example.com', source: 'contact_form' },
+      now,
+      {
+        outbox: leadEntries,
+      },
+    );
+    const { record: stay } = await store.createLead(
+      { name: 'Stay', email: 'stay@example.com', source: 'contact_form' },
+      now,
+      {
+        outbox: leadEntries,
+      },
+    );
     const { cookie } = await login();
     const response = await deleteLead(gone.id, cookie);
     expect(response.status).toBe(200);
@@ -800,7 +812,7 @@ describe('deleting a lead', () => {
 
   test('a held spam lead can be deleted too', async () => {
     const store = createFileStore(folder);
-    const held = await store.createLead(
+    const { record: held } = await store.createLead(
       { name: 'Spam', email: 'spam@example.com', source: 'contact_form', spam: { reasons: ['akismet'] } },
       new Date(),
     );
@@ -825,7 +837,7 @@ describe('deleting a lead', () => {
 
   test('from another site it answers 403 and deletes nothing', async () => {
     const store = createFileStore(folder);
-    const lead = await store.createLead(
+    const { record: lead } = await store.createLead(
       { name: 'Stay', email: 'stay@example.com', source: 'contact_form' },
       new Date(),
     );

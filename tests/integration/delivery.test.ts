@@ -15,9 +15,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi 
 import { resetEnv } from '../../functions/_lib/platform/env';
 import { leadEntries } from '../../functions/_lib/delivery/messages';
 import { sweep } from '../../functions/_lib/delivery/outbox';
-import { createRedisStore, createUpstashClient } from '../../functions/_lib/store/redis';
-import { createSqliteStore, type SqliteStore } from '../../functions/_lib/store/sqlite';
-import { OUTBOX_LEASE_MS, type Store } from '../../functions/_lib/store/types';
+import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
+import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';
+import { OUTBOX_LEASE_MS } from '../../functions/_lib/store/outbox-state';
 import leadsCreate from '../../functions/leads-create';
 import newsletterConfirm from '../../functions/newsletter-confirm';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';

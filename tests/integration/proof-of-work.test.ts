@@ -17,9 +17,8 @@ import {
   PROOF_OF_WORK_PROBLEMS,
   type ProofOfWorkProblem,
 } from '../../functions/_lib/forms/proof-of-work';
-import { createRedisStore, createUpstashClient } from '../../functions/_lib/store/redis';
-import { createSqliteStore } from '../../functions/_lib/store/sqlite';
-import type { Store } from '../../functions/_lib/store/types';
+import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
+import { createRedisStore, createSqliteStore, type Store } from '../support/stores';
 import challenge from '../../functions/challenge';
 import leadsCreate from '../../functions/leads-create';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';

@@ -6,16 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createRedisStore, createUpstashClient } from '../../functions/_lib/store/redis';
-import { createSqliteStore, type SqliteStore } from '../../functions/_lib/store/sqlite';
-import {
-  ChallengeSpentError,
-  dayOf,
-  OUTBOX_LEASE_MS,
-  type NewOutboxEntry,
-  type SpentChallenge,
-  type Store,
-} from '../../functions/_lib/store/types';
+import { dayOf } from '../../functions/_lib/store/counting';
+import { ChallengeSpentError } from '../../functions/_lib/store/errors';
+import { OUTBOX_LEASE_MS } from '../../functions/_lib/store/outbox-state';
+import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
+import type { NewOutboxEntry, SpentChallenge } from '../../functions/_lib/store/types';
+import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';
 import type { Lead } from '../../src/shared/records';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { leadEntries } from '../support/outbox-entries';
@@ -126,7 +122,7 @@ describe.each([
       emailAscii: 'jo@xn--bcher-kva.de',
       sources: ['website_footer'],
     });
-    const lead = await store.createLead(
+    const { record: lead } = await store.createLead(
       { name: 'Jo', email: 'jo@bücher.de', emailAscii: 'jo@xn--bcher-kva.de', source: 'zoho_guide' },
       NOW,
     );
@@ -143,7 +139,7 @@ describe.each([
       NOW,
     );
     expect(first.created).toBe(true);
-    expect(first.subscriber).toEqual({
+    expect(first.record).toEqual({
       email: 'ada@example.com',
       firstName: 'Ada',
       sources: ['website_footer'],
@@ -157,8 +153,8 @@ describe.each([
       LATER,
     );
     expect(second.created).toBe(false);
-    expect(second.subscriber).toEqual(first.subscriber);
-    expect(await store.getSubscriber('ada@example.com')).toEqual(first.subscriber);
+    expect(second.record).toEqual(first.record);
+    expect(await store.getSubscriber('ada@example.com')).toEqual(first.record);
     expect(await store.countSubscribers()).toBe(1);
   });
 
@@ -176,7 +172,7 @@ describe.each([
       LATER,
     );
     expect(confirmed?.changed).toBe(true);
-    expect(confirmed?.subscriber).toMatchObject({
+    expect(confirmed?.record).toMatchObject({
       firstName: 'Ada',
       lastName: 'Lovelace',
       sources: ['website_footer', 'newsletter_footer'],
@@ -193,7 +189,7 @@ describe.each([
       [dayOf(LATER)]: { website_footer: 1 },
     });
     const left = await store.unsubscribe('ada@example.com', LATER);
-    expect(left?.subscriber).toMatchObject({
+    expect(left?.record).toMatchObject({
       status: 'unsubscribed',
       consent: { confirmedAt: LATER.toISOString(), unsubscribedAt: LATER.toISOString() },
     });
@@ -215,7 +211,7 @@ describe.each([
       const subscriber = await store.getSubscriber('n@example.com');
       expect(subscriber?.firstName).toBe(name);
       expect(subscriber?.lastName).toBe(name);
-      const lead = await store.createLead(
+      const { record: lead } = await store.createLead(
         { name, email: 'n@example.com', source: 'contact_form', notes: name, company: name },
         NOW,
       );
@@ -249,25 +245,25 @@ describe.each([
             source: index % 3 ? 'website_footer' : 'newsletter_footer',
           },
           NOW,
-          { confirmation: confirmationEntry('same@example.com') },
+          { outbox: () => [confirmationEntry('same@example.com')] },
         ),
       ),
     );
     expect(results.filter((result) => result.created)).toHaveLength(1);
-    expect(results.filter((result) => result.confirmationQueued)).toHaveLength(1);
+    expect(results.filter((result) => result.queued.length > 0)).toHaveLength(1);
     expect(await store.countSubscribers()).toBe(1);
     expect(await store.listOutbox({ offset: 0, limit: 100 })).toHaveLength(1);
     // The first subscription made the record; the others changed nothing.
     const record = await store.getSubscriber('same@example.com');
     expect(record?.sources).toHaveLength(1);
-    expect(results.find((result) => result.created)?.subscriber).toEqual(record);
+    expect(results.find((result) => result.created)?.record).toEqual(record);
     // An hour on, one more may go out.
     const later = await store.subscribe(
       { email: 'same@example.com', firstName: 'Same', source: 'website_footer' },
       minutesAfterNow(60),
-      { confirmation: confirmationEntry('same@example.com') },
+      { outbox: () => [confirmationEntry('same@example.com')] },
     );
-    expect(later.confirmationQueued).toBe(true);
+    expect(later.queued).toHaveLength(1);
   });
 
   test('200 concurrent leads leave 200 leads, each with its own id', async () => {
@@ -277,7 +273,7 @@ describe.each([
         store.createLead({ name: `Lead ${index}`, email: `lead${index}@example.com`, source: 'zoho_guide' }, NOW),
       ),
     );
-    expect(new Set(leads.map((lead) => lead.id)).size).toBe(200);
+    expect(new Set(leads.map(({ record }) => record.id)).size).toBe(200);
     expect(await store.countLeads()).toBe(200);
     expect(await store.listLeads({ offset: 0, limit: 500 })).toHaveLength(200);
   });
@@ -377,7 +373,7 @@ describe.each([
 
   test('a write repeated with the same idempotency key is stored once and gives back the first answer', async () => {
     const store = await adapter.fresh();
-    const first = await store.createLead(
+    const { record: first } = await store.createLead(
       { name: 'Once', email: 'once@example.com', source: 'contact_form', notes: 'First try' },
       NOW,
       { idempotencyKey: 'leads-create:key-1' },
@@ -391,7 +387,7 @@ describe.each([
         ),
       ),
     );
-    for (const lead of again) expect(lead).toEqual(first);
+    for (const { record } of again) expect(record).toEqual(first);
     expect(await store.countLeads()).toBe(1);
     expect(await store.dailyCounts('leads', [dayOf(NOW), dayOf(LATER)])).toEqual({ [dayOf(NOW)]: { contact_form: 1 } });
 
@@ -407,12 +403,12 @@ describe.each([
       { idempotencyKey: 'subscribers:key-1' },
     );
     expect(repeated).toEqual({
-      subscriber: subscribed.subscriber,
+      record: subscribed.record,
       created: false,
       repeated: true,
-      confirmationQueued: false,
+      queued: [],
     });
-    expect(await store.getSubscriber('once@example.com')).toEqual(subscribed.subscriber);
+    expect(await store.getSubscriber('once@example.com')).toEqual(subscribed.record);
   });
 
   test('writes with different idempotency keys, or none, are each stored', async () => {
@@ -435,7 +431,7 @@ describe.each([
     expect(second).toMatchObject({
       created: false,
       repeated: false,
-      subscriber: { firstName: 'A', sources: ['website_footer'] },
+      record: { firstName: 'A', sources: ['website_footer'] },
     });
   });
 
@@ -504,9 +500,13 @@ describe.each([
     const store = await adapter.fresh();
     const solved = challenge();
     const input = { name: 'Retry', email: 'retry@example.com', source: 'contact_form' };
-    const first = await store.createLead(input, NOW, { idempotencyKey: 'leads-create:retry', challenge: solved });
+    const { record: first } = await store.createLead(input, NOW, {
+      idempotencyKey: 'leads-create:retry',
+      challenge: solved,
+    });
     expect(
-      await store.createLead(input, minutesAfterNow(1), { idempotencyKey: 'leads-create:retry', challenge: solved }),
+      (await store.createLead(input, minutesAfterNow(1), { idempotencyKey: 'leads-create:retry', challenge: solved }))
+        .record,
     ).toEqual(first);
     const other = challenge();
     const subscribed = await store.subscribe(
@@ -520,7 +520,7 @@ describe.each([
         minutesAfterNow(1),
         { idempotencyKey: 'subscribers:retry', challenge: other },
       ),
-    ).toEqual({ subscriber: subscribed.subscriber, created: false, repeated: true, confirmationQueued: false });
+    ).toEqual({ record: subscribed.record, queued: [], created: false, repeated: true });
     expect(await store.countLeads()).toBe(1);
   });
 
@@ -562,7 +562,7 @@ describe.each([
   test('a lead judged spam is held: kept for the Spam section, but not listed, counted or queued', async () => {
     const store = await adapter.fresh();
     const queued: Lead[] = [];
-    const held = await store.createLead(
+    const { record: held } = await store.createLead(
       {
         name: 'Spammy',
         email: 'spam@example.com',
@@ -626,25 +626,28 @@ describe.each([
   test('"Not spam" makes a held lead an ordinary one, counted under its arrival, with its entries queued', async () => {
     const store = await adapter.fresh();
     const attribution = { utm_source: 'linkedin', utm_medium: 'social', utm_campaign: 'autumn' };
-    const held = await store.createLead(
+    const { record: held } = await store.createLead(
       { name: 'Real', email: 'real@example.com', source: 'contact_form', attribution, spam: SPAM },
       NOW,
     );
-    const newer = await store.createLead({ name: 'Newer', email: 'newer@example.com', source: 'zoho_guide' }, LATER);
+    const { record: newer } = await store.createLead(
+      { name: 'Newer', email: 'newer@example.com', source: 'zoho_guide' },
+      LATER,
+    );
     const releasedAt = new Date(LATER.getTime() + 3_600_000);
-    const released = await store.releaseSpam(held.id, releasedAt, leadEntries);
-    expect(released).toMatchObject({
+    const released = await store.releaseSpam(held.id, releasedAt, { outbox: leadEntries });
+    expect(released?.record).toMatchObject({
       ...held,
       spam: { reasons: SPAM.reasons, releasedAt: releasedAt.toISOString() },
     });
-    expect(released?.delivery?.map((delivery) => [delivery.kind, delivery.status])).toEqual([
+    expect(released?.record.delivery?.map((delivery) => [delivery.kind, delivery.status])).toEqual([
       ['lead-notification', 'pending'],
       ['webhook', 'pending'],
     ]);
     // Listed where its arrival puts it, with the deliveries it now has.
     const leads = await store.listLeads({ offset: 0, limit: 10 });
     expect(leads.map((lead) => lead.id)).toEqual([newer.id, held.id]);
-    expect(leads[1]).toEqual(released);
+    expect(leads[1]).toEqual(released?.record);
     expect(await store.countLeads()).toBe(2);
     expect(await store.dailyCounts('leads', [dayOf(NOW), dayOf(LATER), dayOf(releasedAt)])).toEqual({
       [dayOf(NOW)]: { contact_form: 1 },
@@ -658,19 +661,21 @@ describe.each([
     expect(queued.sort()).toEqual([`${held.id} lead-notification`, `${held.id} webhook`]);
     expect(await store.spamOverview({ offset: 0, limit: 10 })).toMatchObject({ held: 0, leads: [] });
     // Released already, never held, or unknown: nothing to release.
-    expect(await store.releaseSpam(held.id, releasedAt, leadEntries)).toBeUndefined();
-    expect(await store.releaseSpam(newer.id, releasedAt, leadEntries)).toBeUndefined();
-    expect(await store.releaseSpam(crypto.randomUUID(), releasedAt, leadEntries)).toBeUndefined();
+    expect(await store.releaseSpam(held.id, releasedAt, { outbox: leadEntries })).toBeUndefined();
+    expect(await store.releaseSpam(newer.id, releasedAt, { outbox: leadEntries })).toBeUndefined();
+    expect(await store.releaseSpam(crypto.randomUUID(), releasedAt, { outbox: leadEntries })).toBeUndefined();
     expect(await store.listOutbox({ offset: 0, limit: 10 })).toHaveLength(2);
   });
 
   test('of 10 releases of one lead at once, exactly one queues its entries', async () => {
     const store = await adapter.fresh();
-    const held = await store.createLead(
+    const { record: held } = await store.createLead(
       { name: 'Once', email: 'once@example.com', source: 'contact_form', spam: SPAM },
       NOW,
     );
-    const results = await Promise.all(Array.from({ length: 10 }, () => store.releaseSpam(held.id, LATER, leadEntries)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => store.releaseSpam(held.id, LATER, { outbox: leadEntries })),
+    );
     expect(results.filter((result) => result !== undefined)).toHaveLength(1);
     expect(await store.listOutbox({ offset: 0, limit: 50 })).toHaveLength(2);
     expect(await store.countLeads()).toBe(1);
@@ -709,7 +714,7 @@ describe.each([
     expect(kinds.filter((kind) => kind === 'guide')).toHaveLength(1);
     const listed = await store.listLeads({ offset: 0, limit: 20 });
     expect(listed.filter((lead) => lead.delivery?.some((delivery) => delivery.kind === 'guide'))).toHaveLength(1);
-    expect(new Set(leads.map((lead) => lead.id)).size).toBe(10);
+    expect(new Set(leads.map(({ record }) => record.id)).size).toBe(10);
 
     // Another address is not held back; the same one is, until its hour has passed.
     await store.createLead({ name: 'Other', email: 'other@example.com', source: 'zoho_guide' }, minutesAfterNow(1), {
@@ -718,13 +723,13 @@ describe.each([
     await store.createLead({ name: 'Again', email: 'asker@example.com', source: 'zoho_guide' }, minutesAfterNow(59), {
       outbox: withGuide,
     });
-    const held = await store.createLead(
+    const { record: held } = await store.createLead(
       { name: 'Held', email: 'asker@example.com', source: 'zoho_guide', spam: SPAM },
       minutesAfterNow(59),
     );
     // A release within the hour queues the lead's other entries, and says so.
-    const released = await store.releaseSpam(held.id, minutesAfterNow(59), withGuide);
-    expect(released?.delivery?.map((delivery) => delivery.kind)).toEqual(['lead-notification', 'webhook']);
+    const released = await store.releaseSpam(held.id, minutesAfterNow(59), { outbox: withGuide });
+    expect(released?.record.delivery?.map((delivery) => delivery.kind)).toEqual(['lead-notification', 'webhook']);
     await store.createLead({ name: 'Later', email: 'asker@example.com', source: 'zoho_guide' }, minutesAfterNow(61), {
       outbox: withGuide,
     });
@@ -757,13 +762,13 @@ describe.each([
     };
     expect((await store.confirmSubscriber(link, minutesAfterNow(5)))?.changed).toBe(true);
     await store.unsubscribe('back@example.com', minutesAfterNow(10));
-    const refused = await store.confirmSubscriber(link, minutesAfterNow(20), () => [
-      confirmationEntry('x@example.com'),
-    ]);
+    const refused = await store.confirmSubscriber(link, minutesAfterNow(20), {
+      outbox: () => [confirmationEntry('x@example.com')],
+    });
     expect(refused).toMatchObject({
       changed: false,
       refused: 'unsubscribed-since',
-      subscriber: { status: 'unsubscribed' },
+      record: { status: 'unsubscribed' },
     });
     expect(await store.subscriberStatusCounts()).toEqual({ pending: 0, confirmed: 0, unsubscribed: 1 });
     expect(await store.listOutbox({ offset: 0, limit: 10 })).toEqual([]);
@@ -806,9 +811,13 @@ describe.each([
 
   test('an entry is claimed by one claimer at a time until its lease ends; an outcome under a lost lease is ignored', async () => {
     const store = await adapter.fresh();
-    const lead = await store.createLead({ name: 'Lease', email: 'lease@example.com', source: 'contact_form' }, NOW, {
-      outbox: leadEntries,
-    });
+    const { record: lead } = await store.createLead(
+      { name: 'Lease', email: 'lease@example.com', source: 'contact_form' },
+      NOW,
+      {
+        outbox: leadEntries,
+      },
+    );
     const first = await store.claimOutbox(NOW, 10);
     expect(first.map((claimed) => claimed.entry.ref)).toEqual([lead.id, lead.id]);
     expect(first.map((claimed) => claimed.entry.message.channel).sort()).toEqual(['mail', 'webhook']);
@@ -839,11 +848,13 @@ describe.each([
     const leads: Lead[] = [];
     for (const index of [0, 1, 2])
       leads.push(
-        await store.createLead(
-          { name: `Old ${index}`, email: `old${index}@example.com`, source: 'contact_form' },
-          minutesAfterNow(index),
-          { outbox: leadEntries },
-        ),
+        (
+          await store.createLead(
+            { name: `Old ${index}`, email: `old${index}@example.com`, source: 'contact_form' },
+            minutesAfterNow(index),
+            { outbox: leadEntries },
+          )
+        ).record,
       );
     const claimed = await store.claimOutbox(minutesAfterNow(3), 10);
     expect(claimed).toHaveLength(6);
@@ -887,15 +898,19 @@ describe.each([
   test('erases a lead, held or not, with its outbox entries, from every list and count', async () => {
     const store = await adapter.fresh();
     const attribution = { utm_source: 'linkedin', utm_medium: 'social', utm_campaign: 'autumn' };
-    const erased = await store.createLead(
+    const { record: erased } = await store.createLead(
       { name: 'Erase me', email: 'erase@example.com', source: 'contact_form', notes: 'Call me', attribution },
       NOW,
       { outbox: withGuide, idempotencyKey: 'leads-create:erased' },
     );
-    const kept = await store.createLead({ name: 'Kept', email: 'kept@example.com', source: 'contact_form' }, NOW, {
-      outbox: leadEntries,
-    });
-    const held = await store.createLead(
+    const { record: kept } = await store.createLead(
+      { name: 'Kept', email: 'kept@example.com', source: 'contact_form' },
+      NOW,
+      {
+        outbox: leadEntries,
+      },
+    );
+    const { record: held } = await store.createLead(
       { name: 'Held', email: 'held@example.com', source: 'zoho_guide', spam: SPAM },
       NOW,
     );
@@ -941,7 +956,7 @@ describe.each([
   test('records survive a restart of the store', async () => {
     const store = await adapter.fresh();
     await store.subscribe({ email: 'kept@example.com', firstName: 'Kept', source: 'website_footer' }, NOW);
-    const lead = await store.createLead(
+    const { record: lead } = await store.createLead(
       { name: 'Kept', email: 'kept@example.com', source: 'contact_form', notes: 'Still here' },
       NOW,
     );

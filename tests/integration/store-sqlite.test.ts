@@ -1,23 +1,19 @@
 /**
- * What only the embedded SQLite store has to prove (the shared contract is in store-contract):
- * the old JSON store file is imported once and never harms the data, a process killed in the
- * middle of writing loses no write it had acknowledged and leaves no lock behind, a database of
- * an older schema is migrated, and spent challenges do not pile up.
+ * What only the embedded SQLite store has to prove (the shared contract is in store-contract): a
+ * process killed in the middle of writing loses no write it had acknowledged and leaves no lock
+ * behind, a database of the earlier layout is brought into this one with nothing lost, and
+ * expired marks do not pile up.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import {
-  createSqliteStore,
-  DATABASE_FILE,
-  IMPORTED_SUFFIX,
-  LEGACY_FILE,
-  type SqliteStore,
-} from '../../functions/_lib/store/sqlite';
+import { DATABASE_FILE, LAYOUT_VERSION } from '../../functions/_lib/store/sqlite/database';
+import { createSqliteStore, type SqliteStore } from '../support/stores';
+import { writeLegacyDatabase } from '../support/legacy-database';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let folder: string;
@@ -34,131 +30,6 @@ beforeEach(() => {
 afterEach(() => {
   for (const store of opened.splice(0)) store.close();
   rmSync(folder, { recursive: true, force: true });
-});
-
-const legacyFile = () => path.join(folder, LEGACY_FILE);
-const FUTURE = new Date(Date.now() + 3_600_000).toISOString();
-
-/** A file as the old embedded store wrote it. */
-const OLD_STORE = {
-  subscribers: {
-    'ada@example.com': {
-      email: 'ada@example.com',
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      sources: ['website_footer', 'newsletter_footer'],
-      createdAt: '2026-10-01T08:00:00.000Z',
-      updatedAt: '2026-10-03T08:00:00.000Z',
-    },
-    'n@example.com': {
-      email: 'n@example.com',
-      firstName: '1234',
-      sources: ['newsletter_footer'],
-      createdAt: '2026-10-02T08:00:00.000Z',
-      updatedAt: '2026-10-02T08:00:00.000Z',
-    },
-  },
-  leads: [
-    {
-      id: 'lead-1',
-      name: 'Grace',
-      email: 'grace@example.com',
-      source: 'zoho_guide',
-      notes: 'Guide',
-      createdAt: '2026-10-01T09:00:00.000Z',
-    },
-    {
-      id: 'lead-2',
-      name: 'null',
-      email: 'null@example.com',
-      company: 'Acme',
-      source: 'contact_form',
-      createdAt: '2026-10-02T09:00:00.000Z',
-    },
-  ],
-  honeypot: { subscribers: 3 },
-  sessions: { 'live-session': FUTURE, 'old-session': '2020-01-01T00:00:00.000Z' },
-  loginFailures: { '203.0.113.1': { count: 2, resetAt: 0 } },
-};
-
-describe('the old store file', () => {
-  test('is imported on first open: every record readable, then set aside', async () => {
-    writeFileSync(legacyFile(), JSON.stringify(OLD_STORE));
-    const store = open();
-    // Subscribers from before double opt-in count as confirmed, with the consent the old record shows.
-    const imported = (subscriber: { createdAt: string; sources: string[] }) => ({
-      ...subscriber,
-      status: 'confirmed',
-      consent: { subscribedAt: subscriber.createdAt, form: subscriber.sources[0] },
-    });
-    const [ada, n] = [OLD_STORE.subscribers['ada@example.com'], OLD_STORE.subscribers['n@example.com']];
-    if (!ada || !n) throw new Error('the fixture lost its subscribers');
-    expect(await store.getSubscriber('ada@example.com')).toEqual(imported(ada));
-    expect(await store.getSubscriber('n@example.com')).toEqual(imported(n));
-    expect(await store.listLeads({ offset: 0, limit: 10 })).toEqual(
-      [OLD_STORE.leads[1], OLD_STORE.leads[0]].map((lead) => ({ ...lead, delivery: [] })),
-    );
-    expect(await store.listSubscribers({ offset: 0, limit: 10 })).toEqual([imported(n), imported(ada)]);
-    expect(await store.dailyCounts('leads', ['2026-10-01', '2026-10-02'])).toEqual({
-      '2026-10-01': { zoho_guide: 1 },
-      '2026-10-02': { contact_form: 1 },
-    });
-    expect(await store.honeypotCounts()).toEqual({ subscribers: 3 });
-    expect(await store.hasSession('live-session', new Date())).toBe(true);
-    expect(await store.hasSession('old-session', new Date('2019-01-01'))).toBe(false);
-    expect(existsSync(legacyFile())).toBe(false);
-    expect(JSON.parse(readFileSync(`${legacyFile()}${IMPORTED_SUFFIX}`, 'utf8'))).toEqual(OLD_STORE);
-  });
-
-  test('is imported once: reopening, or the same file put back, adds nothing', async () => {
-    writeFileSync(legacyFile(), JSON.stringify(OLD_STORE));
-    const first = open();
-    await first.recordHoneypot('subscribers', new Date());
-    expect(await first.countLeads()).toBe(2);
-
-    const reopened = open();
-    expect(await reopened.countLeads()).toBe(2);
-    writeFileSync(legacyFile(), JSON.stringify(OLD_STORE));
-    const again = open();
-    expect(await again.countLeads()).toBe(2);
-    expect(await again.countSubscribers()).toBe(2);
-    expect(await again.honeypotCounts()).toEqual({ subscribers: 4 });
-    expect(existsSync(legacyFile())).toBe(false);
-  });
-
-  test.each([
-    ['null', 'null'],
-    ['an array', '[]'],
-    ['a string', '"store"'],
-    ['not JSON', '{"subscribers": '],
-    ['subscribers as a list', JSON.stringify({ subscribers: [], leads: [] })],
-    ['leads as an object', JSON.stringify({ subscribers: {}, leads: {} })],
-  ])('of the wrong shape (%s) changes nothing and is left where it is', async (_label, content) => {
-    const store = open();
-    await store.subscribe({ email: 'kept@example.com', firstName: 'Kept', source: 'website_footer' }, new Date());
-    await store.createSession('kept-session', new Date(Date.now() + 60_000));
-    writeFileSync(legacyFile(), content);
-
-    const reopened = open();
-    expect(await reopened.countSubscribers()).toBe(1);
-    expect(await reopened.hasSession('kept-session', new Date())).toBe(true);
-    await reopened.subscribe({ email: 'next@example.com', firstName: 'Next', source: 'website_footer' }, new Date());
-    expect(await reopened.countSubscribers()).toBe(2);
-    expect(readFileSync(legacyFile(), 'utf8')).toBe(content);
-  });
-
-  test('with a malformed record imports every other record', async () => {
-    const broken = {
-      ...OLD_STORE,
-      leads: [...OLD_STORE.leads, { id: 'lead-3', name: 42 }, null],
-      subscribers: { ...OLD_STORE.subscribers, 'bad@example.com': { email: 'bad@example.com' } },
-    };
-    writeFileSync(legacyFile(), JSON.stringify(broken));
-    const store = open();
-    expect(await store.countLeads()).toBe(2);
-    expect(await store.countSubscribers()).toBe(2);
-    expect((await store.listLeads({ offset: 0, limit: 10 })).map((lead) => lead.id)).toEqual(['lead-2', 'lead-1']);
-  });
 });
 
 /** Runs tests/support/sqlite-writer.ts; resolves with what it printed once it has exited. */
@@ -219,7 +90,7 @@ describe('a writer killed with SIGKILL', () => {
   test('while holding the write lock leaves no lock behind and its unfinished write is rolled back', async () => {
     await runWriter('hold', (printed) => printed.includes('holding'));
     const store = open();
-    const lead = await store.createLead(
+    const { record: lead } = await store.createLead(
       { name: 'After', email: 'after@example.com', source: 'contact_form' },
       new Date(),
     );
@@ -260,65 +131,68 @@ describe('loading', () => {
   });
 });
 
-describe('the schema', () => {
+describe('the layout', () => {
   const database = () => new DatabaseSync(path.join(folder, DATABASE_FILE));
 
-  test('a database from before held spam leads and throttled e-mails is migrated: its leads stay listed and counted', async () => {
-    const store = open();
-    const lead = await store.createLead({ name: 'Old', email: 'old@example.com', source: 'contact_form' }, new Date());
-    store.close();
-    // Back to the shape of version 1: no held, spam or content_check column, no challenge tables.
-    const db = database();
-    db.exec(`DROP INDEX leads_newest; DROP INDEX leads_by_day; DROP INDEX leads_by_campaign;
-      ALTER TABLE leads DROP COLUMN held; ALTER TABLE leads DROP COLUMN spam; ALTER TABLE leads DROP COLUMN content_check;
-      CREATE INDEX leads_newest ON leads (created_at DESC, seq DESC); CREATE INDEX leads_by_day ON leads (day, source);
-      DROP TABLE spent_challenges; DROP TABLE challenge_failures; DROP TABLE outbox_throttle;
-      PRAGMA user_version = 1;`);
-    db.close();
+  test.each([0, 3] as const)(
+    'a database of the earlier layout (version %i) keeps every record, count, session and outbox entry',
+    async (version) => {
+      const old = database();
+      writeLegacyDatabase(old, version);
+      old.close();
 
-    const reopened = open();
-    expect(await reopened.listLeads({ offset: 0, limit: 10 })).toEqual([{ ...lead, delivery: [] }]);
-    expect(await reopened.countLeads()).toBe(1);
-    await reopened.createLead(
-      { name: 'Spam', email: 'spam@example.com', source: 'contact_form', spam: { reasons: ['Akismet: spam'] } },
-      new Date(),
-    );
-    await reopened.recordChallengeFailure('leads-create', new Date());
-    expect(await reopened.spamOverview({ offset: 0, limit: 10 })).toMatchObject({
-      held: 1,
-      challengeFailures: { 'leads-create': 1 },
-    });
-    reopened.close();
-    const migrated = database();
-    try {
-      expect(migrated.prepare('PRAGMA user_version').get()).toEqual({ user_version: 3 });
-      const indexes = migrated
-        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'leads' AND sql IS NOT NULL")
-        .all();
-      for (const name of ['leads_newest', 'leads_by_day', 'leads_by_campaign'])
-        expect(indexes.find((index) => index.name === name)?.sql).toContain('held');
-    } finally {
-      migrated.close();
-    }
-  });
+      const store = open();
+      expect(
+        (await store.listLeads({ offset: 0, limit: 10 })).map((lead) => [lead.name, lead.delivery?.length]),
+      ).toEqual([
+        ['Newer', 0],
+        ['Grace', 2],
+      ]);
+      expect(await store.countLeads()).toBe(2);
+      expect(await store.dailyCounts('leads', ['2026-10-01', '2026-10-02'])).toEqual({
+        '2026-10-01': { zoho_guide: 1 },
+        '2026-10-02': { contact_form: 1 },
+      });
+      expect(await store.getSubscriber('ada@example.com')).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace' });
+      expect(await store.subscriberStatusCounts()).toEqual(
+        version === 0 ? { pending: 0, confirmed: 2, unsubscribed: 0 } : { pending: 1, confirmed: 0, unsubscribed: 1 },
+      );
+      expect(await store.honeypotCounts()).toEqual({ subscribers: 3 });
+      expect(await store.hasSession('live-session', new Date())).toBe(true);
+      expect(await store.hasSession('old-session', new Date())).toBe(false);
+      // The entry that was waiting is still due; the delivered one is listed.
+      expect((await store.claimOutbox(new Date(), 10)).map(({ entry }) => entry.kind)).toEqual(['webhook']);
+      expect(await store.countOutbox()).toEqual({ total: 2, pending: 1, dead: 0 });
+      if (version === 3) expect((await store.spamOverview({ offset: 0, limit: 10 })).held).toBe(1);
+      store.close();
 
-  test('spent challenges are forgotten once they expire: later writes prune them', async () => {
+      const migrated = database();
+      try {
+        expect(migrated.prepare('PRAGMA user_version').get()).toEqual({ user_version: LAYOUT_VERSION });
+        const tables = migrated.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+        expect(tables.map((table) => table.name)).toEqual(['counters', 'idx', 'kv', 'lists', 'tallies']);
+      } finally {
+        migrated.close();
+      }
+    },
+  );
+
+  test('expired marks are forgotten: later writes prune them', async () => {
     const store = open();
     const now = Date.now();
     for (let index = 0; index < 3; index += 1)
       await store.createLead({ name: 'A', email: 'a@example.com', source: 'contact_form' }, new Date(now), {
-        challenge: { id: `challenge-${index}`, expiresAt: new Date(now + 60_000) },
+        challenge: { id: `challenge-${index}`, expiresAt: new Date(now + 50) },
       });
-    await store.subscribe(
-      { email: 'b@example.com', firstName: 'B', source: 'website_footer' },
-      new Date(now + 120_000),
-      {
-        challenge: { id: 'challenge-later', expiresAt: new Date(now + 180_000) },
-      },
-    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await store.subscribe({ email: 'b@example.com', firstName: 'B', source: 'website_footer' }, new Date(), {
+      challenge: { id: 'challenge-later', expiresAt: new Date(Date.now() + 180_000) },
+    });
     const db = database();
     try {
-      expect(db.prepare('SELECT id FROM spent_challenges').all()).toEqual([{ id: 'challenge-later' }]);
+      expect(db.prepare("SELECT key FROM kv WHERE key LIKE 'challenge:spent:%'").all()).toEqual([
+        { key: 'challenge:spent:challenge-later' },
+      ]);
     } finally {
       db.close();
     }

@@ -2,8 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createSqliteStore } from '../../functions/_lib/store/sqlite';
-import type { Store } from '../../functions/_lib/store/types';
+import { createSqliteStore, type Store } from './stores';
 import type { Lead, Subscriber } from '../../src/shared/records';
 
 /** How the folders of the runs' stores begin; the teardown removes only such a folder. */

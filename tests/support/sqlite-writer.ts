@@ -10,17 +10,16 @@
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
-import type * as SqliteModule from '../../functions/_lib/store/sqlite.ts';
+import type * as StoresModule from './stores.ts';
+import type * as DatabaseModule from '../../functions/_lib/store/sqlite/database.ts';
 import { importBundled } from '../../scripts/harness/functions.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const [mode, folder] = process.argv.slice(2);
 if (!folder || (mode !== 'burst' && mode !== 'hold')) throw new Error('usage: sqlite-writer.ts burst|hold <folder>');
 
-const { createSqliteStore, DATABASE_FILE } = await importBundled<typeof SqliteModule>(
-  ROOT,
-  'functions/_lib/store/sqlite.ts',
-);
+const { createSqliteStore } = await importBundled<typeof StoresModule>(ROOT, 'tests/support/stores.ts');
+const { DATABASE_FILE } = await importBundled<typeof DatabaseModule>(ROOT, 'functions/_lib/store/sqlite/database.ts');
 const store = createSqliteStore(folder);
 // Opens the database (and creates it) before anything else happens.
 await store.countLeads();
@@ -28,9 +27,8 @@ await store.countLeads();
 if (mode === 'hold') {
   const db = new DatabaseSync(path.join(folder, DATABASE_FILE));
   db.exec('BEGIN IMMEDIATE');
-  db.prepare(
-    "INSERT INTO leads (id, name, email, source, created_at, day) VALUES ('never-committed', 'Ghost', 'ghost@example.com', 'contact_form', '2026-01-01T00:00:00.000Z', '2026-01-01')",
-  ).run();
+  db.exec("INSERT INTO kv (key, value) VALUES ('lead:never-committed', '{}')");
+  db.exec("INSERT INTO idx (name, member, score) VALUES ('leads:by_created', 'never-committed', 0)");
   process.stdout.write('holding\n');
   // Keeps the process (and its lock) alive until it is killed.
   setInterval(() => undefined, 60_000);
@@ -47,7 +45,7 @@ if (mode === 'hold') {
           await store.subscribe({ email, firstName: `Burst ${number}`, source: 'website_footer' }, now);
           acknowledge(`subscriber ${email}`);
         } else {
-          const lead = await store.createLead(
+          const { record: lead } = await store.createLead(
             { name: `Burst ${number}`, email: `lead${number}@example.com`, source: 'contact_form' },
             now,
           );

@@ -3,14 +3,13 @@ import { greeting, mailbox } from '../../functions/_lib/delivery/messages';
 import {
   afterAttempt,
   backoffMs,
-  confirmed,
   newState,
-  newSubscriber,
   NOT_SET_UP_RECHECK_MS,
+  OUTBOX_RETRY_WINDOW_MS,
   revived,
-  unsubscribed,
-} from '../../functions/_lib/store/records';
-import { OUTBOX_RETRY_WINDOW_MS, type OutboxState } from '../../functions/_lib/store/types';
+} from '../../functions/_lib/store/outbox-state';
+import { confirmed, newSubscriber, unsubscribed } from '../../functions/_lib/store/subscriber-rules';
+import type { OutboxState } from '../../functions/_lib/store/types';
 import { EARLIER_CONSENTS_KEPT } from '../../src/shared/records';
 
 /**
@@ -112,20 +111,20 @@ describe('a confirmation link', () => {
   };
 
   test('records the sign-up it was sent for as the consent, confirmed now', () => {
-    const change = confirmed(pending(), link(minutes(0)), minutes(5), () => []);
+    const change = confirmed(pending(), link(minutes(0)), minutes(5));
     expect(change.next.consent).toEqual(FIRST_CONSENT);
   });
 
   test('sent before the person unsubscribed confirms nothing', () => {
-    const first = confirmed(pending(), link(minutes(0)), minutes(5), () => []).next;
+    const first = confirmed(pending(), link(minutes(0)), minutes(5)).next;
     const left = unsubscribed(first, minutes(10)).next;
-    const change = confirmed(left, link(minutes(0)), minutes(20), () => []);
+    const change = confirmed(left, link(minutes(0)), minutes(20));
     expect(change).toMatchObject({ changed: false, refused: 'unsubscribed-since' });
     expect(change.next).toBe(left);
   });
 
   test('of a later sign-up, after an unsubscription, keeps the earlier consent and its withdrawal', () => {
-    const first = confirmed(pending(), link(minutes(0)), minutes(5), () => []).next;
+    const first = confirmed(pending(), link(minutes(0)), minutes(5)).next;
     const left = unsubscribed(first, minutes(10)).next;
     const back = confirmed(
       left,
@@ -136,7 +135,6 @@ describe('a confirmation link', () => {
         signUp: { at: minutes(60).toISOString(), page: '/contact' },
       }),
       minutes(61),
-      () => [],
     );
     expect(back.confirmedNow).toBe(true);
     expect(back.next).toMatchObject({ firstName: 'Ada Lovelace', status: 'confirmed' });
@@ -155,7 +153,7 @@ describe('a confirmation link', () => {
     let subscriber = pending();
     for (let round = 0; round < EARLIER_CONSENTS_KEPT + 3; round += 1) {
       const at = minutes(round * 10);
-      subscriber = confirmed(subscriber, link(at), minutes(round * 10 + 1), () => []).next;
+      subscriber = confirmed(subscriber, link(at), minutes(round * 10 + 1)).next;
       subscriber = unsubscribed(subscriber, minutes(round * 10 + 2)).next;
     }
     const earlier = subscriber.consent.earlier ?? [];

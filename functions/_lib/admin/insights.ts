@@ -2,7 +2,9 @@
 /** The admin dashboard's figures, computed from the store's indexes. */
 import type { CampaignRow, ListPage, Overview } from '../../../src/shared/api';
 import { deliverySetup } from '../delivery/settings';
-import { countTable, type DailyCounts, type DashboardData, type StoreVerbs } from '../store/types';
+import { countTable, type DailyCounts } from '../store/counting';
+import type { StoreVerbs } from '../store/store';
+import type { DashboardData } from '../store/types';
 
 export const CHART_DAYS = 90;
 export const PAGE_SIZE = 20;

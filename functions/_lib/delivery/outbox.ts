@@ -7,14 +7,9 @@
  */
 import type { Context } from '@netlify/functions';
 import { DeliveryFailure, sendMail } from './mail-transport';
-import {
-  OUTBOX_MESSAGE_KEEP_MS,
-  type ClaimedEntry,
-  type Completion,
-  type DeliveryOutcome,
-  type OutboxEntry,
-  type StoreVerbs,
-} from '../store/types';
+import { OUTBOX_MESSAGE_KEEP_MS } from '../store/outbox-state';
+import type { StoreVerbs } from '../store/store';
+import type { ClaimedEntry, Completion, DeliveryOutcome, OutboxEntry } from '../store/types';
 import { sendWebhook } from './webhooks';
 
 /**

@@ -25,7 +25,9 @@ import {
 import { PROOF_OF_WORK_FIELD } from '../../../src/shared/proof-of-work';
 import { HONEYPOT_FIELD } from '../../../src/shared/schemas';
 import { getRateLimiter, getStore } from '../store/get-store';
-import { ChallengeSpentError, type StoreVerbs, type WriteOptions } from '../store/types';
+import { ChallengeSpentError } from '../store/errors';
+import type { StoreVerbs } from '../store/store';
+import type { WriteOptions } from '../store/types';
 import { checkProofOfWork, PROOF_OF_WORK_PROBLEMS, type ProofOfWorkProblem } from './proof-of-work';
 import { deliverySettings } from '../delivery/settings';
 import type { DeliverySettings } from '../delivery/messages';

@@ -3,7 +3,8 @@ import { emailAsciiOf } from '../../../src/shared/schemas';
 import type { SaveContext } from './form-endpoint';
 import { confirmationEntry } from '../delivery/messages';
 import { policyDate } from '../platform/policy';
-import type { StoreVerbs, SubscribeInput } from '../store/types';
+import type { StoreVerbs } from '../store/store';
+import type { SubscribeInput } from '../store/types';
 
 export async function signUp(
   store: StoreVerbs,
@@ -12,7 +13,9 @@ export async function signUp(
   { options, delivery }: SaveContext,
 ): Promise<string[]> {
   const input: SubscribeInput = { ...fields, ...emailAsciiOf(fields.email), policyDate: await policyDate() };
-  const confirmation = confirmationEntry(input, now, delivery);
-  const result = await store.subscribe(input, now, { ...options, confirmation });
-  return result.confirmationQueued ? [confirmation.id] : [];
+  const { queued } = await store.subscribe(input, now, {
+    ...options,
+    outbox: () => [confirmationEntry(input, now, delivery)],
+  });
+  return queued.map((entry) => entry.id);
 }

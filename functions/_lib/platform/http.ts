@@ -3,7 +3,7 @@ import type { Context } from '@netlify/functions';
 import type { z } from 'zod';
 import type { ApiErrorBody } from '../../../src/shared/api';
 import { LIMITS } from '../../../src/shared/schemas';
-import { StoreNotConfiguredError, StoreUnavailableError } from '../store/types';
+import { StoreNotConfiguredError, StoreUnavailableError } from '../store/errors';
 
 /**
  * netlify.toml headers reach static files only: function responses carry their own.

@@ -1,4 +1,4 @@
-// functions/_lib/store keeps the records: the Store interface, its Redis and SQLite adapters, and getStore() with its deadlines.
+// functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
 /**
  * The store the functions use. Upstash Redis when configured; otherwise the embedded SQLite
  * store, but only in an explicit local run (a deployed site without Upstash must not pretend to
@@ -7,28 +7,19 @@
  */
 import { getEnv, isLocalRun, localDataDir, type Env } from '../platform/env';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../forms/rate-limit';
-import { createRedisStore, createUpstashClient } from './redis';
-import {
-  ChallengeSpentError,
-  StoreNotConfiguredError,
-  StoreUnavailableError,
-  type Store,
-  type StoreVerbs,
-} from './types';
+import { SLOW_VERBS } from './admin-reads';
+import { ChallengeSpentError, StoreNotConfiguredError, StoreUnavailableError } from './errors';
+import { createUpstashClient, redisBackend } from './redis/backend';
+import { createStore, type StoreVerbs } from './store';
 
-export interface Backend {
+export interface LoadedStore {
   kind: 'upstash' | 'embedded';
-  store: Store;
-  limiter: RateLimiter;
-}
-
-interface Bounded {
   store: StoreVerbs;
   limiter: RateLimiter;
 }
 
-/** The backend of an environment, made once and reused by warm invocations, with its bounded verbs. */
-let cached: { env: Env; backend: Backend; bounded: Bounded } | undefined;
+/** The store of an environment, made once and reused by warm invocations, with its bounded verbs. */
+let cached: { env: Env; loaded: LoadedStore; bounded: Omit<LoadedStore, 'kind'> } | undefined;
 
 /**
  * Runs a store call with a deadline; any failure becomes StoreUnavailableError, except a spent
@@ -50,89 +41,60 @@ async function withDeadline<T>(call: () => Promise<T>, timeoutMs: number): Promi
   }
 }
 
-/**
- * The backend's verbs, each bounded by STORE_TIMEOUT_MS. The admin's reads walk whole lists and
- * grow with the data, so they get twice as long, and so does the erasure on the same page.
- */
-function bound({ store, limiter }: Backend, timeoutMs: number): Bounded {
-  const within =
-    <A extends unknown[], R>(verb: (...args: A) => Promise<R>, ms = timeoutMs) =>
-    (...args: A) =>
-      withDeadline(() => verb(...args), ms);
-  const slow = 2 * timeoutMs;
+/** Every verb bounded by STORE_TIMEOUT_MS; the admin's reads, which grow with the data, by twice that. */
+function bound({ store, limiter }: LoadedStore, timeoutMs: number): Omit<LoadedStore, 'kind'> {
+  const slow = new Set<string>(SLOW_VERBS);
+  const verbs = Object.fromEntries(
+    Object.entries(store).map(([name, verb]: [string, (...args: never[]) => Promise<unknown>]) => [
+      name,
+      (...args: never[]) => withDeadline(() => verb(...args), slow.has(name) ? 2 * timeoutMs : timeoutMs),
+    ]),
+  );
   return {
-    store: {
-      subscribe: within(store.subscribe),
-      confirmSubscriber: within(store.confirmSubscriber),
-      unsubscribe: within(store.unsubscribe),
-      createLead: within(store.createLead),
-      releaseSpam: within(store.releaseSpam),
-      spamOverview: within(store.spamOverview, slow),
-      recordChallengeFailure: within(store.recordChallengeFailure),
-      claimOutbox: within(store.claimOutbox),
-      completeOutbox: within(store.completeOutbox),
-      retryOutbox: within(store.retryOutbox),
-      listOutbox: within(store.listOutbox, slow),
-      pruneOutbox: within(store.pruneOutbox, slow),
-      countOutbox: within(store.countOutbox, slow),
-      subscriberStatusCounts: within(store.subscriberStatusCounts, slow),
-      recordHoneypot: within(store.recordHoneypot),
-      countSubscribers: within(store.countSubscribers, slow),
-      countLeads: within(store.countLeads, slow),
-      listSubscribers: within(store.listSubscribers, slow),
-      listLeads: within(store.listLeads, slow),
-      dashboard: within(store.dashboard, slow),
-      deleteSubscriber: within(store.deleteSubscriber, slow),
-      deleteLead: within(store.deleteLead, slow),
-      createSession: within(store.createSession),
-      hasSession: within(store.hasSession),
-      deleteSession: within(store.deleteSession),
-      countLoginAttempt: within(store.countLoginAttempt),
-      clearLoginAttempts: within(store.clearLoginAttempts),
-    },
-    limiter: { limit: within(limiter.limit) },
+    // The same verbs, each with its own signature: only a deadline is added.
+    store: verbs as StoreVerbs,
+    limiter: { limit: (key) => withDeadline(() => limiter.limit(key), timeoutMs) },
   };
 }
 
-/** The backend for this environment, or undefined when it has none. */
+/** The store for this environment, or undefined when it has none. */
 async function load(): Promise<typeof cached> {
   const env = getEnv();
   if (cached?.env === env) return cached;
+  let loaded: LoadedStore;
   if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
     const redis = createUpstashClient({
       url: env.UPSTASH_REDIS_REST_URL,
       token: env.UPSTASH_REDIS_REST_TOKEN,
       timeoutMs: env.STORE_TIMEOUT_MS,
     });
-    const backend: Backend = {
+    loaded = {
       kind: 'upstash',
-      store: createRedisStore(redis),
+      store: createStore(redisBackend(redis)),
       limiter: createRedisRateLimiter(redis, env.RATE_LIMIT_PER_MINUTE, env.STORE_TIMEOUT_MS),
     };
-    cached = { env, backend, bounded: bound(backend, env.STORE_TIMEOUT_MS) };
-    return cached;
-  }
-  if (!isLocalRun()) return undefined;
-  // Imported here only: a deployed function never loads the embedded store (nor node:sqlite).
-  const { createSqliteStore } = await import('./sqlite');
-  // A concurrent first call may have made it meanwhile: one store and one limiter per environment.
-  if (cached?.env !== env) {
-    const backend: Backend = {
+  } else {
+    if (!isLocalRun()) return undefined;
+    // Imported here only: a deployed function never loads the embedded store (nor node:sqlite).
+    const { sqliteBackend } = await import('./sqlite/backend');
+    // A concurrent first call may have made it meanwhile: one store and one limiter per environment.
+    if (cached?.env === env) return cached;
+    loaded = {
       kind: 'embedded',
-      store: createSqliteStore(localDataDir()),
+      store: createStore(sqliteBackend(localDataDir())),
       limiter: createMemoryRateLimiter(env.RATE_LIMIT_PER_MINUTE),
     };
-    cached = { env, backend, bounded: bound(backend, env.STORE_TIMEOUT_MS) };
   }
+  cached = { env, loaded, bounded: bound(loaded, env.STORE_TIMEOUT_MS) };
   return cached;
 }
 
-/** The backend itself, without deadlines, for scripts that fill it; undefined when this environment has none. */
-export async function getBackend(): Promise<Backend | undefined> {
-  return (await load())?.backend;
+/** The store itself, without deadlines, for scripts that fill it; undefined when this environment has none. */
+export async function getBackend(): Promise<LoadedStore | undefined> {
+  return (await load())?.loaded;
 }
 
-async function bounded(): Promise<Bounded> {
+async function bounded(): Promise<Omit<LoadedStore, 'kind'>> {
   const loaded = await load();
   if (!loaded) throw new StoreNotConfiguredError();
   return loaded.bounded;

@@ -1,0 +1,121 @@
+// functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
+/** What the admin page reads: totals, lists newest first, per-day and campaign counts, the dashboard's first view. */
+import type { Lead, Subscriber } from '../../../src/shared/records';
+import { parse, type Backend } from './backend';
+import { countTable, type DailyCounts } from './counting';
+import { KEYS, type CountKind } from './keys';
+import { deliveriesOf } from './outbox';
+import { statusCounts } from './subscriber-rules';
+import { subscriberOf } from './subscribers';
+import type { DashboardData, Page, SubscriberStatusCounts } from './types';
+
+/** New subscribers, confirmations or leads per day and source, for the given UTC days (YYYY-MM-DD). */
+export async function dailyCounts(backend: Backend, kind: CountKind, days: string[]): Promise<DailyCounts> {
+  const rows = await Promise.all(days.map((day) => backend.counters(KEYS.daily(kind, day))));
+  const counts = countTable<Record<string, number>>();
+  days.forEach((day, index) => {
+    const row = rows[index];
+    if (row && Object.keys(row).length > 0) counts[day] = row;
+  });
+  return counts;
+}
+
+/** Verbs whose work grows with the data: getStore() gives them twice the deadline. */
+export const SLOW_VERBS = [
+  'spamOverview',
+  'listOutbox',
+  'pruneOutbox',
+  'countOutbox',
+  'subscriberStatusCounts',
+  'countSubscribers',
+  'countLeads',
+  'listSubscribers',
+  'listLeads',
+  'dashboard',
+  'deleteSubscriber',
+  'deleteLead',
+] as const;
+
+export function adminReadVerbs(backend: Backend) {
+  async function listSubscribers({ offset, limit }: Page): Promise<Subscriber[]> {
+    const emails = await backend.members(KEYS.subscribersByCreated, { offset, limit, highestFirst: true });
+    return (await backend.get(emails.map(KEYS.subscriber))).flatMap((value) => subscriberOf(value) ?? []);
+  }
+
+  /** Leads that are not held, newest first, each with the states of its outbox entries. */
+  async function listLeads({ offset, limit }: Page): Promise<Lead[]> {
+    const ids = await backend.members(KEYS.leadsByCreated, { offset, limit, highestFirst: true });
+    const [values, deliveries] = await Promise.all([backend.get(ids.map(KEYS.lead)), deliveriesOf(backend, ids)]);
+    return values.flatMap((value) => {
+      const lead = parse<Lead>(value);
+      return lead ? [{ ...lead, delivery: deliveries.get(lead.id) ?? [] }] : [];
+    });
+  }
+
+  async function subscriberStatusCounts(): Promise<SubscriberStatusCounts> {
+    const [all, pending, unsubscribed] = await Promise.all(
+      [KEYS.subscribersByCreated, KEYS.subscribersPending, KEYS.subscribersUnsubscribed].map((key) =>
+        backend.size(key),
+      ),
+    );
+    return statusCounts(all ?? 0, pending ?? 0, unsubscribed ?? 0);
+  }
+
+  return {
+    countSubscribers: () => backend.size(KEYS.subscribersByCreated),
+    /** Leads, those held as spam apart. */
+    countLeads: () => backend.size(KEYS.leadsByCreated),
+    /** Subscribers by status. */
+    subscriberStatusCounts,
+    /** Newest first. */
+    listSubscribers,
+    /** Newest first. */
+    listLeads,
+
+    /** What the admin dashboard's first view needs: its reads go out together. */
+    async dashboard(days: string[], page: Page): Promise<DashboardData> {
+      const [
+        subscriberTotal,
+        subscriberStatus,
+        leadTotal,
+        subscriberDaily,
+        confirmationDaily,
+        leadDaily,
+        pending,
+        dead,
+        leadCampaigns,
+        subscriberCampaigns,
+        subscribers,
+        leads,
+        spamHeld,
+      ] = await Promise.all([
+        backend.size(KEYS.subscribersByCreated),
+        subscriberStatusCounts(),
+        backend.size(KEYS.leadsByCreated),
+        dailyCounts(backend, 'subscribers', days),
+        dailyCounts(backend, 'confirmations', days),
+        dailyCounts(backend, 'leads', days),
+        backend.size(KEYS.outboxDue),
+        backend.size(KEYS.outboxDead),
+        backend.counters(KEYS.campaigns('leads')),
+        backend.counters(KEYS.campaigns('subscribers')),
+        listSubscribers(page),
+        listLeads(page),
+        backend.size(KEYS.leadsHeld),
+      ]);
+      return {
+        subscriberTotal,
+        subscriberStatus,
+        leadTotal,
+        subscriberDaily,
+        confirmationDaily,
+        leadDaily,
+        outbox: { pending, dead },
+        campaignCounts: { leads: leadCampaigns, subscribers: subscriberCampaigns },
+        subscribers,
+        leads,
+        spamHeld,
+      };
+    },
+  };
+}

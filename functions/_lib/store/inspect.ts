@@ -1,0 +1,31 @@
+// functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
+/**
+ * Reads no endpoint makes: tests and the e2e fixtures read records and counts back through them to
+ * check what a write left, in the store's own terms rather than its keys or tables. getStore()
+ * does not offer them, so no endpoint comes to depend on them.
+ */
+import type { Backend } from './backend';
+import { dailyCounts } from './admin-reads';
+import { KEYS, type CountKind } from './keys';
+import { createStore } from './store';
+import { subscriberOf } from './subscribers';
+
+export function inspectionVerbs(backend: Backend) {
+  return {
+    async getSubscriber(email: string) {
+      const [value] = await backend.get([KEYS.subscriber(email)]);
+      return subscriberOf(value);
+    },
+    /** New subscribers, confirmations or leads per day and source, for the given UTC days (YYYY-MM-DD). */
+    dailyCounts: (kind: CountKind, days: string[]) => dailyCounts(backend, kind, days),
+    /** Submissions caught by the honeypot, per endpoint. */
+    honeypotCounts: () => backend.counters(KEYS.honeypot),
+  };
+}
+
+/** The store's verbs and the reads above, for tests and fixtures. */
+export function inspectableStore(backend: Backend) {
+  return { ...createStore(backend), ...inspectionVerbs(backend) };
+}
+
+export type InspectableStore = ReturnType<typeof inspectableStore>;

@@ -1,0 +1,57 @@
+// functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
+/**
+ * Every key the store uses, in one place. On Upstash these are the Redis keys themselves (a site
+ * that already holds data keeps it); the embedded store keeps the same names in its tables.
+ */
+export const KEYS = {
+  subscriber: (email: string) => `sub:${email}`,
+  /** Every subscriber, by when they first subscribed (ms). */
+  subscribersByCreated: 'subs:by_created',
+  /** Subscribers by status; those in neither are confirmed (records from before double opt-in included). */
+  subscribersPending: 'subs:pending',
+  subscribersUnsubscribed: 'subs:unsubscribed',
+  /** When the last confirmation was queued for an address, before confirmations were throttled as any entry: erased with the address. */
+  confirmationSent: (email: string) => `sub:confirmation-sent:${email}`,
+  lead: (id: string) => `lead:${id}`,
+  leadsByCreated: 'leads:by_created',
+  /** Leads held as spam, by when they arrived (ms); a released one moves to leadsByCreated. */
+  leadsHeld: 'leads:held',
+  /** Counters per source of one UTC day. */
+  daily: (kind: CountKind, day: string) => `stats:${kind}:${day}`,
+  /** Counters per campaign key (campaignKey()). */
+  campaigns: (kind: 'leads' | 'subscribers') => `stats:campaigns:${kind}`,
+  /** Submissions caught by the honeypot, per endpoint. */
+  honeypot: 'stats:honeypot',
+  /** Submissions refused for their proof of work, per endpoint. */
+  challengeFailures: 'stats:challenge-failures',
+  /** A spent proof-of-work challenge: holds when it expires (ms). */
+  spentChallenge: (id: string) => `challenge:spent:${id}`,
+  /** An admin session: holds when it expires (ISO). */
+  session: (id: string) => `admin:session:${id}`,
+  loginAttempts: (client: string) => `admin:login-attempts:${client}`,
+  /** A form submission's idempotency key (scoped per endpoint by the caller): holds what it stored. */
+  idempotency: (key: string) => `idem:${key}`,
+  /** An outbox entry's state (small: what the admin lists) and its message (what is sent). */
+  outboxState: (id: string) => `outbox:${id}`,
+  outboxMessage: (id: string) => `outbox:msg:${id}`,
+  /** The claim that holds an entry: its token and when its lease ends. */
+  outboxLease: (id: string) => `outbox:lease:${id}`,
+  /** Entries waiting, by when they are due (a claimed entry's score is the end of its lease). */
+  outboxDue: 'outbox:due',
+  /** Dead entries, by when they were created. */
+  outboxDead: 'outbox:dead',
+  /** Every entry, by when it was created. */
+  outboxAll: 'outbox:all',
+  /** The entries of a lead or subscriber, in order. */
+  outboxOf: (ref: string) => `outbox:ref:${ref}`,
+  /** Delivered entries whose message is still kept, by when they were delivered (ms). */
+  outboxDelivered: 'outbox:delivered',
+  /** When the last entry of a throttle key was queued (ms). */
+  outboxThrottle: (key: string) => `outbox:throttle:${key}`,
+} as const;
+
+/** What the per-day counts count: sign-ups (any status), confirmations, or leads. */
+export type CountKind = 'subscribers' | 'confirmations' | 'leads';
+
+/** Per-day counters are kept for two years. */
+export const DAILY_TTL_SECONDS = 2 * 366 * 24 * 3600;

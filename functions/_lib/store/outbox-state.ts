@@ -1,0 +1,85 @@
+// functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
+/** What happens to an outbox entry's state, as pure functions: a new entry, an attempt, the owner's retry. */
+import type { Delivery } from '../../../src/shared/records';
+import type { DeliveryOutcome, NewOutboxEntry, OutboxState } from './types';
+
+/** How long a claimed entry is reserved for its claimer (longer than any delivery attempt takes). */
+export const OUTBOX_LEASE_MS = 2 * 60_000;
+/** How long a failing entry is retried before it is marked dead. */
+export const OUTBOX_RETRY_WINDOW_MS = 24 * 3600_000;
+/**
+ * How long the text of a delivered e-mail or webhook is kept for the owner to read; then only its
+ * subject stays with its state (who, when, delivered), as long as its record is kept.
+ */
+export const OUTBOX_MESSAGE_KEEP_MS = 30 * 24 * 3600_000;
+/** How soon an entry whose channel is not set up is looked at again. */
+export const NOT_SET_UP_RECHECK_MS = 60_000;
+
+/** A new entry's state: due now, retried for OUTBOX_RETRY_WINDOW_MS. */
+export function newState({ message: _message, throttle: _throttle, ...entry }: NewOutboxEntry, now: Date): OutboxState {
+  return {
+    ...entry,
+    status: 'pending',
+    attempts: 0,
+    createdAt: now.toISOString(),
+    nextAttemptAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + OUTBOX_RETRY_WINDOW_MS).toISOString(),
+  };
+}
+
+/** The wait before the next attempt after `attempts` failed ones: 1, 2, 4 … minutes, at most an hour. */
+export function backoffMs(attempts: number): number {
+  return Math.min(2 ** Math.max(0, attempts - 1), 60) * 60_000;
+}
+
+/**
+ * An entry after an attempt: delivered, back in line after its backoff, or dead (permanent, or
+ * past its window). One whose channel is not set up keeps its count and is due again in a minute.
+ */
+export function afterAttempt(entry: OutboxState, outcome: DeliveryOutcome, now: Date): OutboxState {
+  const notTried = outcome.kind === 'failed' && outcome.notSetUp === true;
+  const attempts = notTried ? entry.attempts : entry.attempts + 1;
+  const { nextAttemptAt: _next, lastError: _error, ...rest } = entry;
+  if (outcome.kind === 'delivered') {
+    return { ...rest, attempts, status: 'delivered', deliveredAt: now.toISOString(), via: outcome.via };
+  }
+  const next = now.getTime() + (notTried ? NOT_SET_UP_RECHECK_MS : backoffMs(attempts));
+  if (outcome.permanent) return { ...rest, attempts, status: 'dead', lastError: outcome.error };
+  if (next > Date.parse(entry.expiresAt))
+    return { ...rest, attempts, status: 'dead', lastError: `${outcome.error} (gave up after 24 hours)` };
+  return {
+    ...rest,
+    attempts,
+    status: 'pending',
+    nextAttemptAt: new Date(next).toISOString(),
+    lastError: outcome.error,
+  };
+}
+
+/** A dead entry put back in line by the owner: due now, with a new window and its backoff from the start (1 minute). */
+export function revived(entry: OutboxState, now: Date): OutboxState {
+  return {
+    ...entry,
+    attempts: 0,
+    status: 'pending',
+    nextAttemptAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + OUTBOX_RETRY_WINDOW_MS).toISOString(),
+  };
+}
+
+/** What the admin page shows of an entry. */
+export function deliveryOf(state: OutboxState): Delivery {
+  const delivery: Delivery = {
+    id: state.id,
+    kind: state.kind,
+    status: state.status,
+    to: state.to,
+    attempts: state.attempts,
+    createdAt: state.createdAt,
+  };
+  if (state.status === 'pending' && state.nextAttemptAt) delivery.nextAttemptAt = state.nextAttemptAt;
+  if (state.deliveredAt) delivery.deliveredAt = state.deliveredAt;
+  if (state.lastError) delivery.lastError = state.lastError;
+  if (state.via) delivery.via = state.via;
+  return delivery;
+}

@@ -1,0 +1,160 @@
+// functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
+/**
+ * The backend on Upstash Redis: values are strings (automatic deserialisation is off, so a name
+ * like "1234" or "null" stays a string), indexes sorted sets, lists lists, counters hashes. A
+ * commit is one generic script, so it is one atomic round trip; it knows no rule of the site.
+ */
+import { Redis } from '@upstash/redis';
+import { countTable } from '../counting';
+import type { Backend, Check, CommitOutcome, Write } from '../backend';
+
+/**
+ * The commit. Its argument, one JSON array: the checks ([key, value or false when absent] or
+ * [key, false, a list's length]) and the writes ([op, key, …] as encoded below). Every check is
+ * read first; if one no longer holds it answers { 0, the checked values as they are now },
+ * having written nothing; otherwise it applies every write and answers { 1 }.
+ */
+const COMMIT_LUA = `
+local input = cjson.decode(ARGV[1])
+local current, holds = {}, true
+for _, check in ipairs(input[1]) do
+  if check[3] then
+    if redis.call('LLEN', check[1]) ~= tonumber(check[3]) then holds = false end
+  else
+    local value = redis.call('GET', check[1])
+    current[#current + 1] = value
+    if value ~= check[2] then holds = false end
+  end
+end
+if not holds then return { 0, current } end
+for _, w in ipairs(input[2]) do
+  local op, key = w[1], w[2]
+  if op == 'put' then
+    if w[4] then redis.call('SET', key, w[3], 'PX', w[4]) else redis.call('SET', key, w[3]) end
+  elseif op == 'del' then redis.call('DEL', key)
+  elseif op == 'index' then redis.call('ZADD', key, w[4], w[3])
+  elseif op == 'unindex' then redis.call('ZREM', key, w[3])
+  elseif op == 'append' then redis.call('RPUSH', key, w[3])
+  elseif op == 'count' then
+    if redis.call('HINCRBY', key, w[3], w[4]) <= 0 then redis.call('HDEL', key, w[3]) end
+    if w[5] then redis.call('EXPIRE', key, w[5]) end
+  end
+end
+return { 1 }
+`;
+
+/** One more in a window that starts at the first (PEXPIRE NX never extends it). Argument: [key, window ms]. */
+const TALLY_LUA = `
+local input = cjson.decode(ARGV[1])
+local count = redis.call('INCR', input[1])
+redis.call('PEXPIRE', input[1], input[2], 'NX')
+return { count, redis.call('PTTL', input[1]) }
+`;
+
+/** A write as the commit script reads it; numbers go as strings, which Redis parses exactly. */
+function encoded(write: Write): string[] {
+  switch (write.op) {
+    case 'put':
+      return ['put', write.key, write.value, ...(write.ttlMs ? [String(Math.max(1, Math.ceil(write.ttlMs)))] : [])];
+    case 'del':
+      return ['del', write.key];
+    case 'index':
+      return ['index', write.key, write.member, String(write.score)];
+    case 'unindex':
+      return ['unindex', write.key, write.member];
+    case 'append':
+      return ['append', write.key, write.member];
+    case 'count':
+      return [
+        'count',
+        write.key,
+        write.field,
+        String(write.by),
+        ...(write.ttlSeconds ? [String(write.ttlSeconds)] : []),
+      ];
+  }
+}
+
+function encodedCheck(check: Check): (string | false)[] {
+  return 'length' in check ? [check.key, false, String(check.length)] : [check.key, check.value ?? false];
+}
+
+/** A hash read without automatic deserialisation: an object, or a flat [field, value, …] list. */
+function countsOf(reply: unknown): Record<string, number> {
+  const counts = countTable();
+  if (Array.isArray(reply)) {
+    for (let index = 0; index + 1 < reply.length; index += 2) counts[String(reply[index])] = Number(reply[index + 1]);
+  } else if (reply && typeof reply === 'object') {
+    for (const [field, value] of Object.entries(reply)) counts[field] = Number(value);
+  }
+  return counts;
+}
+
+export function redisBackend(redis: Redis): Backend {
+  const commitScript = redis.createScript<[number | string, unknown?]>(COMMIT_LUA);
+  const tallyScript = redis.createScript<[number | string, number | string]>(TALLY_LUA);
+  return {
+    kind: 'upstash',
+
+    async get(keys) {
+      if (keys.length === 0) return [];
+      return (await redis.mget<(string | null)[]>(...keys)).map((value) => (typeof value === 'string' ? value : null));
+    },
+
+    async commit(checks, writes): Promise<CommitOutcome> {
+      const [applied, current] = await commitScript.exec(
+        [],
+        [JSON.stringify([checks.map(encodedCheck), writes.map(encoded)])],
+      );
+      if (Number(applied) === 1) return { ok: true };
+      const values = Array.isArray(current) ? current : [];
+      return { ok: false, values: values.map((value) => (typeof value === 'string' ? value : null)) };
+    },
+
+    async members(key, { offset, limit, highestFirst = false }) {
+      if (limit <= 0) return [];
+      return redis.zrange<string[]>(key, offset, offset + limit - 1, { rev: highestFirst });
+    },
+
+    async membersByScore(key, { min, max, limit }) {
+      if (limit <= 0 || max < min) return [];
+      return redis.zrange<string[]>(key, min, max, { byScore: true, offset: 0, count: limit });
+    },
+
+    size: (key) => redis.zcard(key),
+
+    list: (key) => redis.lrange<string>(key, 0, -1),
+
+    async counters(key) {
+      return countsOf(await redis.hgetall(key));
+    },
+
+    async tally(key, windowMs, now) {
+      const [count, ttl] = await tallyScript.exec([], [JSON.stringify([key, String(windowMs)])]);
+      return { count: Number(count), resetAt: now.getTime() + Math.max(0, Number(ttl)) };
+    },
+
+    async clearTally(key) {
+      await redis.del(key);
+    },
+  };
+}
+
+export interface UpstashOptions {
+  url: string;
+  token: string;
+  /** Abort any request after this many milliseconds. */
+  timeoutMs: number;
+}
+
+export function createUpstashClient({ url, token, timeoutMs }: UpstashOptions): Redis {
+  return new Redis({
+    url,
+    token,
+    automaticDeserialization: false,
+    enableTelemetry: false,
+    // The client retries thrown fetches for about 4 s by default and has no timeout: bound both.
+    retry: { retries: 1, backoff: () => 100 },
+    signal: () => AbortSignal.timeout(timeoutMs),
+  });
+}

@@ -1,0 +1,199 @@
+// functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
+/**
+ * The backend of the embedded store: each shape of data in a table of its own (database.ts), a
+ * commit one IMMEDIATE transaction that checks, then writes. It knows no rule of the site.
+ */
+import type { SQLInputValue } from 'node:sqlite';
+import type { Backend, Check, CommitOutcome, Write } from '../backend';
+import { countTable } from '../counting';
+import { openDatabase, type Database, type Row } from './database';
+
+/** A value that has not expired: absent, or later than now. */
+const LIVE = '(expires_at IS NULL OR expires_at > ?)';
+
+function text(row: Row | undefined, column: string): string | null {
+  const value = row?.[column];
+  return typeof value === 'string' ? value : null;
+}
+
+function integer(row: Row | undefined, column: string): number {
+  const value = row?.[column];
+  return typeof value === 'number' ? value : 0;
+}
+
+const valueOf = (database: Database, key: string, now: number) =>
+  text(database.get(`SELECT value FROM kv WHERE key = ? AND ${LIVE}`, key, now), 'value');
+
+const lengthOf = (database: Database, key: string) =>
+  integer(database.get('SELECT count(*) AS length FROM lists WHERE name = ?', key), 'length');
+
+/** Applies one write inside the caller's transaction. */
+function apply(database: Database, write: Write, now: number): void {
+  const run = (sql: string, ...params: SQLInputValue[]) => database.run(sql, ...params);
+  switch (write.op) {
+    case 'put':
+      run(
+        'INSERT OR REPLACE INTO kv (key, value, expires_at) VALUES (?, ?, ?)',
+        write.key,
+        write.value,
+        write.ttlMs ? now + Math.max(1, Math.ceil(write.ttlMs)) : null,
+      );
+      return;
+    case 'del':
+      // A key of any shape, as Redis's DEL.
+      run('DELETE FROM kv WHERE key = ?', write.key);
+      run('DELETE FROM idx WHERE name = ?', write.key);
+      run('DELETE FROM lists WHERE name = ?', write.key);
+      run('DELETE FROM counters WHERE name = ?', write.key);
+      return;
+    case 'index':
+      run('INSERT OR REPLACE INTO idx (name, member, score) VALUES (?, ?, ?)', write.key, write.member, write.score);
+      return;
+    case 'unindex':
+      run('DELETE FROM idx WHERE name = ? AND member = ?', write.key, write.member);
+      return;
+    case 'append':
+      run('INSERT INTO lists (name, member) VALUES (?, ?)', write.key, write.member);
+      return;
+    case 'count': {
+      const expiresAt = write.ttlSeconds ? now + write.ttlSeconds * 1000 : null;
+      run(
+        `INSERT INTO counters (name, field, value, expires_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (name, field) DO UPDATE SET value = value + excluded.value, expires_at = excluded.expires_at`,
+        write.key,
+        write.field,
+        write.by,
+        expiresAt,
+      );
+      run('DELETE FROM counters WHERE name = ? AND field = ? AND value <= 0', write.key, write.field);
+      return;
+    }
+  }
+}
+
+export type SqliteBackend = Backend & {
+  /** Closes the connection (tests open many stores); a later call opens it again. */
+  close(): void;
+};
+
+export function sqliteBackend(directory: string): SqliteBackend {
+  let opening: Promise<Database> | undefined;
+
+  /** The database, opened on first use; a failed open is tried again by the next call. */
+  function open(): Promise<Database> {
+    opening ??= openDatabase(directory).catch((error: unknown) => {
+      opening = undefined;
+      throw error;
+    });
+    return opening;
+  }
+
+  const write = async <T>(work: (database: Database) => T) => {
+    const database = await open();
+    return database.transaction('IMMEDIATE', () => work(database));
+  };
+  const read = async <T>(work: (database: Database) => T) => {
+    const database = await open();
+    return database.transaction('DEFERRED', () => work(database));
+  };
+
+  return {
+    kind: 'embedded',
+
+    get: (keys) => read((database) => keys.map((key) => valueOf(database, key, Date.now()))),
+
+    commit: (checks: readonly Check[], writes: readonly Write[]) =>
+      write((database): CommitOutcome => {
+        const now = Date.now();
+        const holds = checks.every((check) =>
+          'length' in check
+            ? lengthOf(database, check.key) === check.length
+            : valueOf(database, check.key, now) === check.value,
+        );
+        if (!holds) {
+          const values = checks.flatMap((check) => ('length' in check ? [] : [valueOf(database, check.key, now)]));
+          return { ok: false, values };
+        }
+        for (const change of writes) apply(database, change, now);
+        // Expired marks go as later writes pass by: the store does not grow with every one ever made.
+        database.run('DELETE FROM kv WHERE expires_at <= ?', now);
+        return { ok: true };
+      }),
+
+    members: (key, { offset, limit, highestFirst = false }) =>
+      read((database) =>
+        database
+          .all(
+            highestFirst
+              ? 'SELECT member FROM idx WHERE name = ? ORDER BY score DESC, member DESC LIMIT ? OFFSET ?'
+              : 'SELECT member FROM idx WHERE name = ? ORDER BY score, member LIMIT ? OFFSET ?',
+            key,
+            limit,
+            offset,
+          )
+          .map((row) => text(row, 'member') ?? ''),
+      ),
+
+    membersByScore: (key, { min, max, limit }) =>
+      read((database) =>
+        database
+          .all(
+            'SELECT member FROM idx WHERE name = ? AND score >= ? AND score <= ? ORDER BY score, member LIMIT ?',
+            key,
+            min,
+            max,
+            limit,
+          )
+          .map((row) => text(row, 'member') ?? ''),
+      ),
+
+    size: (key) =>
+      read((database) => integer(database.get('SELECT count(*) AS size FROM idx WHERE name = ?', key), 'size')),
+
+    list: (key) =>
+      read((database) =>
+        database
+          .all('SELECT member FROM lists WHERE name = ? ORDER BY seq', key)
+          .map((row) => text(row, 'member') ?? ''),
+      ),
+
+    counters: (key) =>
+      read((database) => {
+        const counts = countTable();
+        for (const row of database.all(`SELECT field, value FROM counters WHERE name = ? AND ${LIVE}`, key, Date.now()))
+          counts[text(row, 'field') ?? ''] = integer(row, 'value');
+        return counts;
+      }),
+
+    tally: (key, windowMs, now) =>
+      write((database) => {
+        const at = now.getTime();
+        const current = database.get('SELECT count, reset_at FROM tallies WHERE key = ?', key);
+        const tally =
+          current && integer(current, 'reset_at') > at
+            ? { count: integer(current, 'count') + 1, resetAt: integer(current, 'reset_at') }
+            : { count: 1, resetAt: at + windowMs };
+        database.run(
+          'INSERT OR REPLACE INTO tallies (key, count, reset_at) VALUES (?, ?, ?)',
+          key,
+          tally.count,
+          tally.resetAt,
+        );
+        return tally;
+      }),
+
+    clearTally: (key) =>
+      write((database) => {
+        database.run('DELETE FROM tallies WHERE key = ?', key);
+      }),
+
+    close() {
+      const current = opening;
+      opening = undefined;
+      void current?.then(
+        (database) => database.db.close(),
+        () => undefined,
+      );
+    },
+  };
+}

@@ -1,0 +1,162 @@
+// functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
+/**
+ * The embedded store's database: SQLite through Node's built-in `node:sqlite`, one file in a
+ * git-ignored folder. Every call is one transaction; writes begin IMMEDIATE so that writers in
+ * several processes (or several bundles of the functions in one process) take turns. A process
+ * that dies mid-write leaves no lock and no temporary file behind: SQLite rolls the unfinished
+ * transaction back the next time the file is opened.
+ *
+ * `node:sqlite` is imported when the first call opens the database; a deployed function, which
+ * never chooses the embedded store, loads neither it nor this module.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
+import { migrateLegacyTables } from './legacy';
+
+/** The database, inside the store's folder (LOCAL_STORE_DIR). */
+export const DATABASE_FILE = 'store.sqlite';
+
+/**
+ * SQLite's own busy wait blocks the whole thread (and with it every request and timer of the
+ * process), so it is kept short: it covers another process's write, which takes a millisecond.
+ * Longer waits are retried asynchronously, up to BUSY_RETRY_MS, so a request's deadline still
+ * fires while a write waits for the lock.
+ */
+const SYNC_BUSY_TIMEOUT_MS = 50;
+const BUSY_RETRY_MS = 10_000;
+
+/** The shapes of the backend (../backend.ts), one table each. Times are ms since the epoch. */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS kv_expiry ON kv (expires_at) WHERE expires_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS idx (name TEXT NOT NULL, member TEXT NOT NULL, score INTEGER NOT NULL,
+  PRIMARY KEY (name, member)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS idx_by_score ON idx (name, score, member);
+CREATE TABLE IF NOT EXISTS lists (seq INTEGER PRIMARY KEY, name TEXT NOT NULL, member TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS lists_by_name ON lists (name, seq);
+CREATE TABLE IF NOT EXISTS counters (name TEXT NOT NULL, field TEXT NOT NULL, value INTEGER NOT NULL,
+  expires_at INTEGER, PRIMARY KEY (name, field)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tallies (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
+`;
+
+/** The layout's version in PRAGMA user_version; the tables of one store per concern (versions 0 to 3) came before. */
+export const LAYOUT_VERSION = 100;
+
+export type Row = Record<string, SQLOutputValue>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** SQLITE_BUSY or SQLITE_LOCKED, extended codes included: another connection holds the lock. */
+function isBusy(error: unknown): boolean {
+  if (!(error instanceof Error) || !('errcode' in error) || typeof error.errcode !== 'number') return false;
+  const primary = error.errcode & 0xff;
+  return primary === 5 || primary === 6;
+}
+
+/** Runs a synchronous step, retrying it asynchronously while the database is busy. */
+async function whileBusy<T>(step: () => T): Promise<T> {
+  const deadline = Date.now() + BUSY_RETRY_MS;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return step();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw error;
+      await sleep(Math.min(5 * 2 ** attempt, 100) * (0.5 + Math.random()));
+    }
+  }
+}
+
+/**
+ * Node announces `node:sqlite` as experimental, once per process, on a line of its own in
+ * `npm start`'s output. Only that warning is held back; every other warning goes through.
+ */
+async function loadSqlite(): Promise<typeof import('node:sqlite')> {
+  const emitWarning = process.emitWarning;
+  const filtered = (warning: string | Error, ...rest: unknown[]): void => {
+    const type = typeof rest[0] === 'string' ? rest[0] : warning instanceof Error ? warning.name : undefined;
+    const message = warning instanceof Error ? warning.message : warning;
+    if (type === 'ExperimentalWarning' && message.startsWith('SQLite ')) return;
+    Reflect.apply(emitWarning, process, [warning, ...rest]);
+  };
+  process.emitWarning = filtered;
+  try {
+    return await import('node:sqlite');
+  } finally {
+    // Another module may have wrapped it meanwhile; then its wrapper restores what it found.
+    if (process.emitWarning === filtered) process.emitWarning = emitWarning;
+  }
+}
+
+/** One connection with its prepared statements. */
+export class Database {
+  private readonly statements = new Map<string, StatementSync>();
+
+  constructor(readonly db: DatabaseSync) {}
+
+  private statement(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  get(sql: string, ...params: SQLInputValue[]): Row | undefined {
+    return this.statement(sql).get(...params);
+  }
+
+  all(sql: string, ...params: SQLInputValue[]): Row[] {
+    return this.statement(sql).all(...params);
+  }
+
+  /** Runs a write; the number of rows it changed. */
+  run(sql: string, ...params: SQLInputValue[]): number {
+    return Number(this.statement(sql).run(...params).changes);
+  }
+
+  /**
+   * One transaction: IMMEDIATE takes the write lock at BEGIN, so a write never fails half-way on a
+   * lock another writer holds; DEFERRED reads see one snapshot (WAL readers never wait for writers).
+   */
+  transaction<T>(mode: 'IMMEDIATE' | 'DEFERRED', work: () => T): Promise<T> {
+    return whileBusy(() => {
+      this.db.exec(`BEGIN ${mode}`);
+      try {
+        const result = work();
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.db.isTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+}
+
+/** Opens (and if need be creates, or brings to this layout) the database of a folder. */
+export async function openDatabase(directory: string): Promise<Database> {
+  const { DatabaseSync } = await loadSqlite();
+  mkdirSync(directory, { recursive: true });
+  const db = new DatabaseSync(path.join(directory, DATABASE_FILE), { timeout: SYNC_BUSY_TIMEOUT_MS });
+  try {
+    // WAL: readers never wait for the writer. synchronous=NORMAL keeps every committed
+    // transaction through a crash of the process (a power cut may lose the last ones: a local store).
+    await whileBusy(() => db.exec('PRAGMA journal_mode = WAL'));
+    db.exec('PRAGMA synchronous = NORMAL');
+    const database = new Database(db);
+    await database.transaction('IMMEDIATE', () => {
+      const row = db.prepare('PRAGMA user_version').get();
+      const version = typeof row?.user_version === 'number' ? row.user_version : 0;
+      if (version === LAYOUT_VERSION) return;
+      db.exec(SCHEMA);
+      migrateLegacyTables(database, version);
+      db.exec(`PRAGMA user_version = ${LAYOUT_VERSION}`);
+    });
+    return database;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

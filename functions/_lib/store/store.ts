@@ -1,0 +1,23 @@
+// functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
+/** The store: every operation, each written once in the module of its concern, over one backend. */
+import { adminReadVerbs } from './admin-reads';
+import type { Backend } from './backend';
+import { leadVerbs } from './leads';
+import { outboxVerbs } from './outbox';
+import { sessionVerbs } from './sessions';
+import { spamVerbs } from './spam';
+import { subscriberVerbs } from './subscribers';
+
+export function createStore(backend: Backend) {
+  return {
+    ...subscriberVerbs(backend),
+    ...leadVerbs(backend),
+    ...spamVerbs(backend),
+    ...outboxVerbs(backend),
+    ...sessionVerbs(backend),
+    ...adminReadVerbs(backend),
+  };
+}
+
+/** The verbs the functions call: getStore() gives them, each with a deadline. */
+export type StoreVerbs = ReturnType<typeof createStore>;

@@ -1,0 +1,51 @@
+// functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
+/**
+ * What a form submission's write checks and marks before anything else, in the same atomic step
+ * as its record: its idempotency key (a repeat gives back the first answer) and its proof-of-work
+ * challenge (spent once, until it expires).
+ */
+import type { Values, Write } from './backend';
+import { ChallengeSpentError } from './errors';
+import { KEYS } from './keys';
+import type { WriteOptions } from './types';
+
+/** How long a form submission's idempotency key is remembered. */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
+
+/** The keys a submission's marks are read from. */
+export function submissionKeys({ idempotencyKey, challenge }: WriteOptions): string[] {
+  return [
+    ...(idempotencyKey ? [KEYS.idempotency(idempotencyKey)] : []),
+    ...(challenge ? [KEYS.spentChallenge(challenge.id)] : []),
+  ];
+}
+
+/**
+ * What the marks let a submission do: a repeat of one stored before (what it stored: an e-mail or
+ * a lead id), or the writes that mark this one (its key, holding `ref`, and its spent challenge).
+ * A challenge spent before, and not expired at `now`, throws ChallengeSpentError: nothing is stored.
+ * The key is looked at first, so the retry of a stored submission still gets its first answer.
+ */
+export function admit(
+  values: Values,
+  { idempotencyKey, challenge }: WriteOptions,
+  ref: string,
+  now: Date,
+): { repeatOf: string } | { writes: Write[] } {
+  const writes: Write[] = [];
+  if (idempotencyKey) {
+    const key = KEYS.idempotency(idempotencyKey);
+    const first = values.get(key);
+    if (typeof first === 'string') return { repeatOf: first };
+    writes.push({ op: 'put', key, value: ref, ttlMs: IDEMPOTENCY_TTL_SECONDS * 1000 });
+  }
+  if (challenge) {
+    const key = KEYS.spentChallenge(challenge.id);
+    const until = Number(values.get(key) ?? Number.NaN);
+    if (until > now.getTime()) throw new ChallengeSpentError();
+    const left = challenge.expiresAt.getTime() - now.getTime();
+    // One that has expired already needs no mark: the form endpoint refuses it before the store.
+    if (left > 0) writes.push({ op: 'put', key, value: String(challenge.expiresAt.getTime()), ttlMs: left });
+  }
+  return { writes };
+}

@@ -1,0 +1,157 @@
+// functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
+/** The newsletter's subscribers: a sign-up, its confirmation, an unsubscription, an erasure. */
+import type { Subscriber, SubscriberStatus } from '../../../src/shared/records';
+import { parse, parsed, transact, type Backend, type Write } from './backend';
+import { counted, countOn, dayOf } from './counting';
+import { KEYS } from './keys';
+import { forgetEntries, missingQueueKeys as missing, queue, queueKeys } from './outbox';
+import { admit, submissionKeys } from './submissions';
+import { confirmed, newSubscriber, unsubscribed, withStatus, type SubscriberChange } from './subscriber-rules';
+import type {
+  ConfirmInput,
+  NewOutboxEntry,
+  QueueOptions,
+  StatusChange,
+  SubscribeInput,
+  SubscribeResult,
+  WriteOptions,
+} from './types';
+
+const STATUS_INDEX: Partial<Record<SubscriberStatus, string>> = {
+  pending: KEYS.subscribersPending,
+  unsubscribed: KEYS.subscribersUnsubscribed,
+};
+
+/** A subscriber record as read: null, or one stored before double opt-in (given its status then). */
+export function subscriberOf(value: string | null | undefined): Subscriber | undefined {
+  const record = parse<Subscriber>(value);
+  return record ? withStatus(record) : undefined;
+}
+
+/** The writes that put a subscriber in the index of its status (and out of the other). */
+function statusWrites(subscriber: Subscriber): Write[] {
+  const score = Date.parse(subscriber.createdAt);
+  return Object.entries(STATUS_INDEX).map(([status, key]): Write =>
+    status === subscriber.status
+      ? { op: 'index', key, member: subscriber.email, score }
+      : { op: 'unindex', key, member: subscriber.email },
+  );
+}
+
+export function subscriberVerbs(backend: Backend) {
+  /** A subscriber's change of status: the record, its status index, the day's confirmations, the entries. */
+  function changeStatus(
+    email: string,
+    now: Date,
+    change: (subscriber: Subscriber) => SubscriberChange,
+    outbox: (subscriber: Subscriber) => NewOutboxEntry[] = () => [],
+  ): Promise<StatusChange | undefined> {
+    const key = KEYS.subscriber(email);
+    return transact<StatusChange | undefined>(backend, {
+      keys: [key],
+      plan(values) {
+        const subscriber = subscriberOf(values.get(key));
+        if (!subscriber) return { result: undefined };
+        const { next, changed, confirmedNow, refused } = change(subscriber);
+        if (!changed) return { result: { record: next, queued: [], changed, ...(refused ? { refused } : {}) } };
+        const entries = confirmedNow ? outbox(next) : [];
+        const needs = missing(entries, values);
+        if (needs.length > 0) return { needs };
+        const { writes, queued } = queue(entries, values, now);
+        return {
+          writes: [
+            { op: 'put', key, value: JSON.stringify(next) },
+            ...statusWrites(next),
+            ...(confirmedNow ? [countOn('confirmations', dayOf(now), next.sources[0] ?? '')] : []),
+            ...writes,
+          ],
+          result: { record: next, queued, changed },
+        };
+      },
+    });
+  }
+
+  return {
+    /**
+     * Records a subscription: a new address becomes a pending subscriber; a known one is left as it
+     * is (names and sources change only when a confirmation link is opened). Queues the entries of
+     * `options.outbox` (the confirmation e-mail) unless their throttle holds them back.
+     */
+    subscribe(
+      input: SubscribeInput,
+      now: Date,
+      options: WriteOptions & QueueOptions<Subscriber> = {},
+    ): Promise<SubscribeResult> {
+      const key = KEYS.subscriber(input.email);
+      const incoming = newSubscriber(input, now);
+      const { outbox = () => [] } = options;
+      return transact<SubscribeResult>(backend, {
+        keys: [key, ...submissionKeys(options), ...queueKeys(outbox(incoming))],
+        // Nearly every sign-up is a new address: one round trip.
+        assumeAbsent: true,
+        plan(values) {
+          const admitted = admit(values, options, input.email, now);
+          if ('repeatOf' in admitted) {
+            const first = KEYS.subscriber(admitted.repeatOf);
+            if (!values.has(first)) return { needs: [first] };
+            return { result: { record: subscriberOf(values.get(first)), queued: [], created: false, repeated: true } };
+          }
+          const existing = subscriberOf(values.get(key));
+          const record = existing ?? incoming;
+          const entries = outbox(record);
+          const needs = missing(entries, values);
+          if (needs.length > 0) return { needs };
+          const { writes, queued } = queue(entries, values, now);
+          const created: Write[] = existing
+            ? []
+            : [
+                { op: 'put', key, value: JSON.stringify(incoming) },
+                { op: 'index', key: KEYS.subscribersByCreated, member: input.email, score: now.getTime() },
+                ...statusWrites(incoming),
+                ...counted('subscribers', { ...incoming, source: input.source }, 1),
+              ];
+          return {
+            writes: [...admitted.writes, ...created, ...writes],
+            result: { record, queued, created: !existing, repeated: false },
+          };
+        },
+      });
+    },
+
+    /**
+     * Confirms a subscriber with what the link carries (names, form); the entries of
+     * `options.outbox` (the webhook) are written in the same step, only when the status changes
+     * to confirmed.
+     */
+    confirmSubscriber(input: ConfirmInput, now: Date, options: QueueOptions<Subscriber> = {}) {
+      return changeStatus(input.email, now, (subscriber) => confirmed(subscriber, input, now), options.outbox);
+    },
+
+    unsubscribe(email: string, now: Date): Promise<StatusChange | undefined> {
+      return changeStatus(email, now, (subscriber) => unsubscribed(subscriber, now));
+    },
+
+    /** Erases a subscriber (an erasure request) with the entries queued for the address; true when there was one. */
+    deleteSubscriber(email: string): Promise<boolean> {
+      const key = KEYS.subscriber(email);
+      const entries = KEYS.outboxOf(email);
+      return transact(backend, {
+        keys: [key],
+        lists: [entries],
+        plan(values, lists) {
+          const existed = parsed<Subscriber>(values, key) !== undefined;
+          const writes: Write[] = [
+            { op: 'del', key },
+            { op: 'del', key: KEYS.confirmationSent(email) },
+            ...[KEYS.subscribersByCreated, KEYS.subscribersPending, KEYS.subscribersUnsubscribed].map(
+              (index): Write => ({ op: 'unindex', key: index, member: email }),
+            ),
+            // The e-mails queued for the address hold it too.
+            ...forgetEntries(email, lists.get(entries) ?? []),
+          ];
+          return { writes, result: existed };
+        },
+      });
+    },
+  };
+}
