@@ -46,7 +46,7 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
   return (
     <div className="grid min-w-0 gap-10">
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h2 className="text-2xl font-extrabold tracking-tight">Insights</h2>
+        <h2 className="text-2xl font-extrabold tracking-tight">Dashboard</h2>
         <Button variant="secondary" onClick={logout}>
           Logout
         </Button>
