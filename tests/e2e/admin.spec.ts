@@ -42,9 +42,11 @@ test('the owner sees what was just submitted, keeps the session on reload, expor
   await contact.getByRole('button', { name: 'Send message' }).click();
   await expect(contact.getByRole('status')).toBeVisible();
 
-  // The owner logs in and finds both.
+  // The owner logs in and finds both, under the page's title and the dashboard's own heading.
   await logIn(page);
   await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin insights');
+  await expect(page.getByRole('heading', { level: 2, name: 'Dashboard', exact: true })).toBeVisible();
   const leads = page.locator('section[aria-labelledby="leads-title"]');
   const subscribers = page.locator('section[aria-labelledby="subscribers-title"]');
   await expect(leads.getByRole('row', { name: new RegExp(leadEmail) })).toBeVisible();

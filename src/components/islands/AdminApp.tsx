@@ -3,7 +3,7 @@ import { ApiError, apiRequest, errorText, throwIfResNotOk } from '../../lib/api'
 import { Button } from '../ui/button';
 import { Field, FormAlert, Input } from '../ui/field';
 
-const loadDashboard = () => import('./AdminDashboard');
+const loadDashboard = () => import('./admin/AdminDashboard');
 const AdminDashboard = lazy(loadDashboard);
 
 type Session =

@@ -13,7 +13,7 @@ export interface Column<T> {
   stackInCard?: boolean;
 }
 
-interface RecordListProps<T> {
+export interface RecordListProps<T> {
   /** Names the table or the list for assistive technology. */
   label: string;
   rows: T[];

@@ -1,0 +1,42 @@
+import type { DeliverySetup, Overview } from '../../../shared/api';
+import { count, plural } from './record-text';
+
+/** How e-mail and the webhook are set up, and a warning above it all when e-mails cannot reach people. */
+export function Delivery({ setup, outbox }: { setup: DeliverySetup; outbox: Overview['outbox'] }) {
+  const mail = {
+    smtp: 'Sent through your SMTP server',
+    file: 'Not sent: written to the local outbox folder (read them under Outbox below)',
+    none: 'Off: no SMTP server is configured',
+  }[setup.mail];
+  return (
+    <section aria-labelledby="delivery-title" className="grid gap-4">
+      {setup.warning && (
+        <div role="alert" className="rounded-(--radius-card) bg-danger-50 p-5 ring-2 ring-danger-700/40 ring-inset">
+          <p className="font-bold text-danger-700">{setup.warning.title}</p>
+          <p className="mt-1 text-ink-800">{setup.warning.text}</p>
+        </div>
+      )}
+      <div className="rounded-(--radius-card) bg-white p-5 text-sm ring-1 ring-ink-100">
+        <h3 id="delivery-title" className="font-semibold">
+          Delivery
+        </h3>
+        <dl className="mt-2 grid gap-x-6 gap-y-1 sm:grid-cols-[auto_minmax(0,1fr)]">
+          <dt className="font-semibold text-ink-600">E-mail</dt>
+          <dd className="text-ink-800">{mail}</dd>
+          <dt className="font-semibold text-ink-600">Lead notifications to</dt>
+          <dd className="wrap-anywhere text-ink-800">
+            {setup.notifyTo.length > 0 ? setup.notifyTo.join(', ') : 'nobody (LEADS_NOTIFY_TO is not set)'}
+          </dd>
+          <dt className="font-semibold text-ink-600">Webhook</dt>
+          <dd className="text-ink-800">
+            {setup.webhook ? 'On: leads and confirmed subscribers are posted to your webhook' : 'Off'}
+          </dd>
+          <dt className="font-semibold text-ink-600">Outbox</dt>
+          <dd className="text-ink-800">
+            {plural(outbox.pending, 'message')} waiting to be sent, {count(outbox.dead)} failed
+          </dd>
+        </dl>
+      </div>
+    </section>
+  );
+}

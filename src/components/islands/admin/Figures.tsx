@@ -1,0 +1,87 @@
+import { lazy, Suspense } from 'react';
+import type { Overview } from '../../../shared/api';
+import { count } from './record-text';
+
+/** The chart's code (uPlot), fetched apart: the dashboard asks for it while the figures are on their way. */
+export const loadChart = () => import('./ActivityChart').then((module) => ({ default: module.ActivityChart }));
+const ActivityChart = lazy(loadChart);
+
+function SourceList({ label, counts }: { label: string; counts: Record<string, number> }) {
+  const rows = Object.entries(counts).sort((a, b) => b[1] - a[1]);
+  const max = Math.max(1, ...rows.map(([, value]) => value));
+  return (
+    <div className="rounded-(--radius-card) bg-white p-6 ring-1 ring-ink-100">
+      <h4 className="font-semibold">{label}</h4>
+      {rows.length === 0 ? (
+        <p className="mt-3 text-sm text-ink-600">Nothing in the last 90 days.</p>
+      ) : (
+        <ul className="mt-4 grid gap-3">
+          {rows.map(([source, value]) => (
+            <li key={source} className="grid gap-1">
+              <span className="flex justify-between gap-3 text-sm">
+                <span className="min-w-0 font-medium wrap-anywhere">{source}</span>
+                <span className="text-ink-600">{count(value)}</span>
+              </span>
+              <span className="h-2 rounded-full bg-ink-100">
+                <span className="block h-2 rounded-full bg-brand-600" style={{ width: `${(value / max) * 100}%` }} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** The totals (confirmed subscribers, leads), the last 90 days day by day, and where they came from. */
+export function Figures({ data }: { data: Overview }) {
+  const status = data.subscriberStatus;
+  const cards = [
+    {
+      label: 'Confirmed subscribers',
+      figures: data.totals.subscribers,
+      note: `${count(status.pending)} awaiting confirmation · ${count(status.unsubscribed)} unsubscribed`,
+    },
+    { label: 'Leads', figures: data.totals.leads },
+  ];
+  return (
+    <>
+      <dl className="grid gap-6 sm:grid-cols-2">
+        {cards.map(({ label, figures, note }) => (
+          <div key={label} className="rounded-(--radius-card) bg-white p-6 shadow-(--shadow-card) ring-1 ring-ink-100">
+            <dt className="text-sm font-semibold tracking-wide text-ink-600 uppercase">{label}</dt>
+            <dd className="mt-2 text-4xl font-extrabold tracking-tight">{count(figures.total)}</dd>
+            <dd className="mt-2 text-sm text-ink-600">
+              +{count(figures.last7)} in the last 7 days · +{count(figures.last30)} in the last 30 days
+            </dd>
+            {note && <dd className="mt-1 text-sm text-ink-600">{note}</dd>}
+          </div>
+        ))}
+      </dl>
+      <section
+        aria-labelledby="activity-title"
+        className="rounded-(--radius-card) bg-white p-6 shadow-(--shadow-card) ring-1 ring-ink-100"
+      >
+        <h3 id="activity-title" className="text-xl font-bold">
+          Last 90 days
+        </h3>
+        <Suspense fallback={<div className="h-[260px]" />}>
+          <ActivityChart
+            days={data.daily.map((row) => row.day)}
+            subscribers={data.daily.map((row) => row.subscribers)}
+            leads={data.daily.map((row) => row.leads)}
+          />
+        </Suspense>
+      </section>
+      <section aria-labelledby="sources-title" className="grid gap-4">
+        <h3 id="sources-title" className="text-xl font-bold">
+          By source, last 90 days
+        </h3>
+        <div className="grid gap-6 sm:grid-cols-2">
+          <SourceList label="Newsletter sign-ups" counts={data.sources.subscribers} />
+          <SourceList label="Leads" counts={data.sources.leads} />
+        </div>
+      </section>
+    </>
+  );
+}
