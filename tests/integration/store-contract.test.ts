@@ -953,6 +953,40 @@ describe.each([
     expect(await store.countOutbox()).toMatchObject({ total: 2 });
   });
 
+  test('lists the confirmed subscribers in batches, in the order they subscribed, as they stand when each batch is read', async () => {
+    const store = await adapter.fresh();
+    const join = async (name: string, at: Date, confirm = true) => {
+      const email = `${name}@example.com`;
+      await store.subscribe({ email, firstName: name, source: 'website_footer' }, at);
+      if (confirm) await store.confirmSubscriber({ email, firstName: name, source: 'website_footer' }, at);
+    };
+    // Two sign-ups in one millisecond: the walk orders them by address, and meets each once.
+    for (const [index, name] of ['ada', 'bea', 'cy', 'dee', 'eve', 'fay'].entries())
+      await join(name, new Date(NOW.getTime() + Math.min(index, 4)), name !== 'cy');
+    await store.unsubscribe('eve@example.com', LATER);
+    const walked: string[][] = [];
+    let batch = await store.listConfirmedSubscribers(undefined, 2);
+    walked.push(batch.subscribers.map((subscriber) => subscriber.firstName));
+    // Meanwhile one more confirms, and one not met yet leaves.
+    await join('gil', LATER);
+    await store.unsubscribe('dee@example.com', LATER);
+    while (batch.next) {
+      batch = await store.listConfirmedSubscribers(batch.next, 2);
+      walked.push(batch.subscribers.map((subscriber) => subscriber.firstName));
+    }
+    expect(walked.flat()).toEqual(['ada', 'bea', 'fay', 'gil']);
+    expect(walked.every((names) => names.length <= 2)).toBe(true);
+    expect(batch.subscribers.every((subscriber) => subscriber.status === 'confirmed')).toBe(true);
+    expect(await store.listConfirmedSubscribers(undefined, 10)).toEqual({
+      subscribers: [
+        await store.getSubscriber('ada@example.com'),
+        await store.getSubscriber('bea@example.com'),
+        await store.getSubscriber('fay@example.com'),
+        await store.getSubscriber('gil@example.com'),
+      ],
+    });
+  });
+
   test('records survive a restart of the store', async () => {
     const store = await adapter.fresh();
     await store.subscribe({ email: 'kept@example.com', firstName: 'Kept', source: 'website_footer' }, NOW);

@@ -14,6 +14,7 @@ import type {
   StatusChange,
   SubscribeInput,
   SubscribeResult,
+  SubscriberCursor,
   WriteOptions,
 } from './types';
 
@@ -26,6 +27,14 @@ const STATUS_INDEX: Partial<Record<SubscriberStatus, string>> = {
 export function subscriberOf(value: string | null | undefined): Subscriber | undefined {
   const record = parse<Subscriber>(value);
   return record ? withStatus(record) : undefined;
+}
+
+/** Whether a subscriber comes after a cursor in the walk: later, or at the same moment with a later address (byte order, as the indexes sort). */
+function isAfter(subscriber: Subscriber, cursor: SubscriberCursor): boolean {
+  const at = Date.parse(subscriber.createdAt);
+  return (
+    at > cursor.at || (at === cursor.at && Buffer.compare(Buffer.from(subscriber.email), Buffer.from(cursor.email)) > 0)
+  );
 }
 
 /** The writes that put a subscriber in the index of its status (and out of the other). */
@@ -129,6 +138,37 @@ export function subscriberVerbs(backend: Backend) {
 
     unsubscribe(email: string, now: Date): Promise<StatusChange | undefined> {
       return changeStatus(email, now, (subscriber) => unsubscribed(subscriber, now));
+    },
+
+    /**
+     * The confirmed subscribers, `limit` at a time, in the order they first subscribed: the next
+     * batch starts after `after`, the cursor of the batch before (none for the first). A walk in
+     * batches meets everyone confirmed when their batch is read; `next` is absent once it is over.
+     */
+    async listConfirmedSubscribers(
+      after: SubscriberCursor | undefined,
+      limit: number,
+    ): Promise<{ subscribers: Subscriber[]; next?: SubscriberCursor }> {
+      const subscribers: Subscriber[] = [];
+      let cursor = after;
+      let page = Math.max(limit, 100);
+      for (;;) {
+        const emails = await backend.membersByScore(KEYS.subscribersByCreated, {
+          min: cursor?.at ?? 0,
+          max: Number.MAX_SAFE_INTEGER,
+          limit: page,
+        });
+        const read = (await backend.get(emails.map(KEYS.subscriber))).flatMap((value) => subscriberOf(value) ?? []);
+        const fresh = read.filter((subscriber) => !cursor || isAfter(subscriber, cursor));
+        for (const subscriber of fresh) {
+          if (subscribers.length === limit) return { subscribers, ...(cursor ? { next: cursor } : {}) };
+          cursor = { at: Date.parse(subscriber.createdAt), email: subscriber.email };
+          if (subscriber.status === 'confirmed') subscribers.push(subscriber);
+        }
+        if (emails.length < page) return { subscribers };
+        // A page wholly taken by subscribers of one millisecond already met: read a larger one.
+        if (fresh.length === 0) page *= 2;
+      }
     },
 
     /** Erases a subscriber (an erasure request) with the entries queued for the address; true when there was one. */
