@@ -278,6 +278,29 @@ describe.each([
     expect(await store.listLeads({ offset: 0, limit: 500 })).toHaveLength(200);
   });
 
+  test('100 leads at once on the same day, source and campaign: every one stored, counted and queued', async () => {
+    const store = await adapter.fresh();
+    const attribution = { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'launch' };
+    const results = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, index) =>
+        store.createLead(
+          { name: `Rush ${index}`, email: `rush${index}@example.com`, source: 'contact_form', attribution },
+          NOW,
+          { outbox: leadEntries },
+        ),
+      ),
+    );
+    // None fails for a conflict: counters need no check, so none of these writes waits on another.
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    expect(await store.countLeads()).toBe(100);
+    expect(await store.dailyCounts('leads', [dayOf(NOW)])).toEqual({ [dayOf(NOW)]: { contact_form: 100 } });
+    const view = await store.dashboard([dayOf(NOW)], { offset: 0, limit: 1 });
+    expect(view.campaignCounts.leads).toEqual({ 'newsletter\temail\tlaunch': 100 });
+    expect(await store.countOutbox()).toEqual({ total: 200, pending: 200, dead: 0 });
+    const listed = await store.listLeads({ offset: 0, limit: 200 });
+    expect(listed.map((lead) => lead.delivery?.length)).toEqual(Array.from({ length: 100 }, () => 2));
+  });
+
   test('lists newest first, page by page', async () => {
     const store = await adapter.fresh();
     for (let index = 0; index < 5; index += 1) {
