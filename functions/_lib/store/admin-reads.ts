@@ -20,6 +20,15 @@ export async function dailyCounts(backend: Backend, kind: CountKind, days: strin
   return counts;
 }
 
+/** An object of promises, awaited together: one round of reads. */
+async function allOf<T extends Record<string, Promise<unknown>>>(
+  promises: T,
+): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const entries = await Promise.all(Object.entries(promises).map(async ([name, promise]) => [name, await promise]));
+  // The same names, each with its promise's value.
+  return Object.fromEntries(entries) as { [K in keyof T]: Awaited<T[K]> };
+}
+
 /** Verbs whose work grows with the data: getStore() gives them twice the deadline. */
 export const SLOW_VERBS = [
   'spamOverview',
@@ -74,47 +83,25 @@ export function adminReadVerbs(backend: Backend) {
 
     /** What the admin dashboard's first view needs: its reads go out together. */
     async dashboard(days: string[], page: Page): Promise<DashboardData> {
-      const [
-        subscriberTotal,
-        subscriberStatus,
-        leadTotal,
-        subscriberDaily,
-        confirmationDaily,
-        leadDaily,
-        pending,
-        dead,
-        leadCampaigns,
-        subscriberCampaigns,
-        subscribers,
-        leads,
-        spamHeld,
-      ] = await Promise.all([
-        backend.size(KEYS.subscribersByCreated),
-        subscriberStatusCounts(),
-        backend.size(KEYS.leadsByCreated),
-        dailyCounts(backend, 'subscribers', days),
-        dailyCounts(backend, 'confirmations', days),
-        dailyCounts(backend, 'leads', days),
-        backend.size(KEYS.outboxDue),
-        backend.size(KEYS.outboxDead),
-        backend.counters(KEYS.campaigns('leads')),
-        backend.counters(KEYS.campaigns('subscribers')),
-        listSubscribers(page),
-        listLeads(page),
-        backend.size(KEYS.leadsHeld),
-      ]);
+      const { pending, dead, leadCampaigns, subscriberCampaigns, ...figures } = await allOf({
+        subscriberTotal: backend.size(KEYS.subscribersByCreated),
+        subscriberStatus: subscriberStatusCounts(),
+        leadTotal: backend.size(KEYS.leadsByCreated),
+        subscriberDaily: dailyCounts(backend, 'subscribers', days),
+        confirmationDaily: dailyCounts(backend, 'confirmations', days),
+        leadDaily: dailyCounts(backend, 'leads', days),
+        pending: backend.size(KEYS.outboxDue),
+        dead: backend.size(KEYS.outboxDead),
+        leadCampaigns: backend.counters(KEYS.campaigns('leads')),
+        subscriberCampaigns: backend.counters(KEYS.campaigns('subscribers')),
+        subscribers: listSubscribers(page),
+        leads: listLeads(page),
+        spamHeld: backend.size(KEYS.leadsHeld),
+      });
       return {
-        subscriberTotal,
-        subscriberStatus,
-        leadTotal,
-        subscriberDaily,
-        confirmationDaily,
-        leadDaily,
+        ...figures,
         outbox: { pending, dead },
         campaignCounts: { leads: leadCampaigns, subscribers: subscriberCampaigns },
-        subscribers,
-        leads,
-        spamHeld,
       };
     },
   };

@@ -4,7 +4,7 @@ import type { Lead } from '../../../src/shared/records';
 import { parse, parsed, transact, type Backend, type Write } from './backend';
 import { counted } from './counting';
 import { KEYS } from './keys';
-import { forgetEntries, missingQueueKeys, queue, queueKeys } from './outbox';
+import { forgetEntries, queue, queueKeys } from './outbox';
 import { admit, submissionKeys } from './submissions';
 import type { LeadInput, LeadResult, QueueOptions, WriteOptions } from './types';
 
@@ -54,10 +54,9 @@ export function leadVerbs(backend: Backend) {
             // The first lead, or, when the owner has erased it since, the one not stored again.
             return { result: { record: parsed<Lead>(values, first) ?? lead, queued: [], repeated: true } };
           }
-          const entries = outbox(lead);
-          const needs = missingQueueKeys(entries, values);
-          if (needs.length > 0) return { needs };
-          const { writes, queued } = queue(entries, values, now);
+          const queuing = queue(outbox(lead), values, now);
+          if ('needs' in queuing) return queuing;
+          const { writes, queued } = queuing;
           return {
             writes: [
               ...admitted.writes,

@@ -5,7 +5,7 @@
  * texts forgotten once delivered a while ago.
  */
 import type { Delivery } from '../../../src/shared/records';
-import { parse, parsed, transact, type Backend, type Values, type Write } from './backend';
+import { parse, parsed, transact, type Backend, type Needs, type Values, type Write } from './backend';
 import { KEYS } from './keys';
 import { afterAttempt, deliveryOf, newState, OUTBOX_LEASE_MS, revived } from './outbox-state';
 import type {
@@ -31,21 +31,19 @@ export function queueKeys(entries: readonly NewOutboxEntry[]): string[] {
   return entries.flatMap((entry) => (entry.throttle ? [KEYS.outboxThrottle(entry.throttle.key)] : []));
 }
 
-/** What a rule must still read to queue these entries: the throttle marks it has not read. */
-export function missingQueueKeys(entries: readonly NewOutboxEntry[], values: Values): string[] {
-  return queueKeys(entries).filter((key) => !values.has(key));
-}
-
 /**
  * The writes of new entries, due now, beside the record a rule writes. A throttled entry is
- * written only if its key was not used within its interval (and then marks it); the values must
- * hold its mark (queueKeys()). Answers the writes and the states of the entries written.
+ * written only if its key was not used within its interval (and then marks it). Answers the
+ * writes and the states of the entries written, or, when the rule has not read a throttle's mark
+ * yet (queueKeys()), the keys it needs.
  */
 export function queue(
   entries: readonly NewOutboxEntry[],
   values: Values,
   now: Date,
-): { writes: Write[]; queued: Delivery[] } {
+): Needs | { writes: Write[]; queued: Delivery[] } {
+  const needs = queueKeys(entries).filter((key) => !values.has(key));
+  if (needs.length > 0) return { needs };
   const at = now.getTime();
   const writes: Write[] = [];
   const queued: Delivery[] = [];

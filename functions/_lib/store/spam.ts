@@ -4,7 +4,7 @@ import type { Lead } from '../../../src/shared/records';
 import { parse, parsed, transact, type Backend } from './backend';
 import { KEYS } from './keys';
 import { isHeld, listed } from './leads';
-import { missingQueueKeys, queue } from './outbox';
+import { queue } from './outbox';
 import type { Page, QueueOptions, Saved, SpamOverview } from './types';
 
 /** A held lead after the owner's "Not spam": from `now` on it is an ordinary lead. */
@@ -29,10 +29,9 @@ export function spamVerbs(backend: Backend) {
           const lead = parsed<Lead>(values, key);
           if (!lead || !isHeld(lead)) return { result: undefined };
           const next = released(lead, now);
-          const entries = outbox(next);
-          const needs = missingQueueKeys(entries, values);
-          if (needs.length > 0) return { needs };
-          const { writes, queued } = queue(entries, values, now);
+          const queuing = queue(outbox(next), values, now);
+          if ('needs' in queuing) return queuing;
+          const { writes, queued } = queuing;
           const result: Saved<Lead> = { record: { ...next, delivery: queued }, queued };
           return {
             writes: [

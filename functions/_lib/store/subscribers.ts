@@ -4,7 +4,7 @@ import type { Subscriber, SubscriberStatus } from '../../../src/shared/records';
 import { parse, parsed, transact, type Backend, type Write } from './backend';
 import { counted, countOn, dayOf } from './counting';
 import { KEYS } from './keys';
-import { forgetEntries, missingQueueKeys as missing, queue, queueKeys } from './outbox';
+import { forgetEntries, queue, queueKeys } from './outbox';
 import { admit, submissionKeys } from './submissions';
 import { confirmed, newSubscriber, unsubscribed, withStatus, type SubscriberChange } from './subscriber-rules';
 import type {
@@ -63,10 +63,9 @@ export function subscriberVerbs(backend: Backend) {
         if (!subscriber) return { result: undefined };
         const { next, changed, confirmedNow, refused } = change(subscriber);
         if (!changed) return { result: { record: next, queued: [], changed, ...(refused ? { refused } : {}) } };
-        const entries = confirmedNow ? outbox(next) : [];
-        const needs = missing(entries, values);
-        if (needs.length > 0) return { needs };
-        const { writes, queued } = queue(entries, values, now);
+        const queuing = queue(confirmedNow ? outbox(next) : [], values, now);
+        if ('needs' in queuing) return queuing;
+        const { writes, queued } = queuing;
         return {
           writes: [
             { op: 'put', key, value: JSON.stringify(next) },
@@ -107,10 +106,9 @@ export function subscriberVerbs(backend: Backend) {
           }
           const existing = subscriberOf(values.get(key));
           const record = existing ?? incoming;
-          const entries = outbox(record);
-          const needs = missing(entries, values);
-          if (needs.length > 0) return { needs };
-          const { writes, queued } = queue(entries, values, now);
+          const queuing = queue(outbox(record), values, now);
+          if ('needs' in queuing) return queuing;
+          const { writes, queued } = queuing;
           const created: Write[] = existing
             ? []
             : [
