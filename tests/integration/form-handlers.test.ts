@@ -466,6 +466,18 @@ describe('idempotency keys', () => {
     expect((await fileStore().getSubscriber(VALID.email))?.firstName).toBe('Grace');
   });
 
+  test('the same key with another body answers 422, and the person it carries is not lost in silence', async () => {
+    const key = crypto.randomUUID();
+    expect((await call(leadsCreate, '/api/leads/create', LEAD, withKey(key))).status).toBe(201);
+    const other = { ...LEAD, name: 'Ola', email: 'ola@example.com' };
+    const { status, json } = await call(leadsCreate, '/api/leads/create', other, withKey(key));
+    expect(status).toBe(422);
+    expect(json.error).toMatch(/Idempotency-Key .*different submission/);
+    // The same body again is still the first submission's repeat.
+    expect((await call(leadsCreate, '/api/leads/create', LEAD, withKey(key))).status).toBe(201);
+    expect((await fileStore().listLeads({ offset: 0, limit: 5 })).map((lead) => lead.name)).toEqual(['Nia']);
+  });
+
   test('different keys store two records, and no key keeps storing every time', async () => {
     await call(leadsCreate, '/api/leads/create', LEAD, withKey(crypto.randomUUID()));
     await call(leadsCreate, '/api/leads/create', LEAD, withKey(crypto.randomUUID()));

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dayOf } from '../../functions/_lib/store/counting';
-import { ChallengeSpentError } from '../../functions/_lib/store/errors';
+import { ChallengeSpentError, IdempotencyKeyReusedError } from '../../functions/_lib/store/errors';
 import { OUTBOX_LEASE_MS } from '../../functions/_lib/store/outbox-state';
 import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
 import type { NewOutboxEntry, SpentChallenge } from '../../functions/_lib/store/types';
@@ -432,6 +432,29 @@ describe.each([
       queued: [],
     });
     expect(await store.getSubscriber('once@example.com')).toEqual(subscribed.record);
+  });
+
+  test('a key is bound to its body: the same key with another digest stores nothing and throws', async () => {
+    const store = await adapter.fresh();
+    const key = { idempotencyKey: 'leads-create:bound' };
+    const input = { name: 'First', email: 'first@example.com', source: 'contact_form' };
+    const { record: first } = await store.createLead(input, NOW, { ...key, bodyDigest: 'digest-a' });
+    await expect(
+      store.createLead({ ...input, name: 'Second' }, NOW, { ...key, bodyDigest: 'digest-b' }),
+    ).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+    expect((await store.createLead(input, LATER, { ...key, bodyDigest: 'digest-a' })).record).toEqual(first);
+    await store.subscribe({ email: 'a@example.com', firstName: 'A', source: 'website_footer' }, NOW, {
+      idempotencyKey: 'subscribers:bound',
+      bodyDigest: 'digest-a',
+    });
+    await expect(
+      store.subscribe({ email: 'b@example.com', firstName: 'B', source: 'website_footer' }, NOW, {
+        idempotencyKey: 'subscribers:bound',
+        bodyDigest: 'digest-b',
+      }),
+    ).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+    expect(await store.countLeads()).toBe(1);
+    expect(await store.countSubscribers()).toBe(1);
   });
 
   test('writes with different idempotency keys, or none, are each stored', async () => {

@@ -8,8 +8,10 @@
  * A submission may carry an `Idempotency-Key` header (the site's forms send one, kept across
  * retries of the same content). A write that timed out here may still commit in the store a
  * moment later; its retry then finds the key, stored in the same step as the record, and gets
- * the first answer without a second record.
+ * the first answer without a second record. The key is bound to what the submission says: the
+ * same key with other content answers 422 rather than drop that content in silence.
  */
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { requireClientKey } from './client';
 import {
@@ -25,7 +27,7 @@ import {
 import { PROOF_OF_WORK_FIELD } from '../../../src/shared/proof-of-work';
 import { HONEYPOT_FIELD } from '../../../src/shared/schemas';
 import { getRateLimiter, getStore } from '../store/get-store';
-import { ChallengeSpentError } from '../store/errors';
+import { ChallengeSpentError, IdempotencyKeyReusedError } from '../store/errors';
 import type { StoreVerbs } from '../store/store';
 import type { WriteOptions } from '../store/types';
 import { checkProofOfWork, PROOF_OF_WORK_PROBLEMS, type ProofOfWorkProblem } from './proof-of-work';
@@ -74,6 +76,17 @@ export function idempotencyKeyOf(req: Request): string | undefined {
   return key;
 }
 
+const KEY_REUSED = `This ${IDEMPOTENCY_HEADER} was already used for a different submission: send new content with a new key`;
+
+/**
+ * What a submission says, as a digest: its fields as the schema parsed them, without the proof of
+ * work and the honeypot, which a retry of the same content may send anew.
+ */
+function digestOf(data: FormFields): string {
+  const { [PROOF_OF_WORK_FIELD]: _proof, [HONEYPOT_FIELD]: _honeypot, ...fields } = data;
+  return createHash('sha256').update(JSON.stringify(fields)).digest('base64url');
+}
+
 /** 422 for a proof of work that does not let the submission in, counted per endpoint for the admin's Spam section. */
 async function refuseProofOfWork(
   store: StoreVerbs,
@@ -115,7 +128,7 @@ export function formHandler<S extends z.ZodType<FormFields>>(form: FormEndpoint<
     }
     // Keys are scoped per endpoint: the same key sent to two endpoints is two submissions.
     const options: WriteOptions = {
-      ...(idempotencyKey ? { idempotencyKey: `${form.name}:${idempotencyKey}` } : {}),
+      ...(idempotencyKey ? { idempotencyKey: `${form.name}:${idempotencyKey}`, bodyDigest: digestOf(data) } : {}),
       challenge: proof.challenge,
     };
     let queued: string[];
@@ -128,6 +141,7 @@ export function formHandler<S extends z.ZodType<FormFields>>(form: FormEndpoint<
       queued = await form.save(store, data, now, { options, delivery: deliverySettings(req, context), request });
     } catch (error) {
       if (error instanceof ChallengeSpentError) return refuseProofOfWork(store, form.name, 'spent', now);
+      if (error instanceof IdempotencyKeyReusedError) return errorResponse(422, KEY_REUSED);
       throw error;
     }
     // Delivered after the answer: the person never waits for SMTP or a webhook, and whatever fails

@@ -9,6 +9,17 @@ export class ChallengeSpentError extends Error {
   }
 }
 
+/**
+ * Raised by a write whose idempotency key was used before for a different body: the first one is
+ * kept, and the form endpoint answers 422 so that the second is not dropped in silence.
+ */
+export class IdempotencyKeyReusedError extends Error {
+  constructor() {
+    super('This Idempotency-Key was used for a different submission');
+    this.name = 'IdempotencyKeyReusedError';
+  }
+}
+
 /** Raised when the store cannot be reached or answers too slowly; endpoint() answers 503. */
 export class StoreUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -8,7 +8,12 @@
 import { getEnv, isLocalRun, localDataDir, type Env } from '../platform/env';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../forms/rate-limit';
 import { SLOW_VERBS } from './admin-reads';
-import { ChallengeSpentError, StoreNotConfiguredError, StoreUnavailableError } from './errors';
+import {
+  ChallengeSpentError,
+  IdempotencyKeyReusedError,
+  StoreNotConfiguredError,
+  StoreUnavailableError,
+} from './errors';
 import { createUpstashClient, redisBackend } from './redis/backend';
 import { createStore, type StoreVerbs } from './store';
 
@@ -23,7 +28,7 @@ let cached: { env: Env; loaded: LoadedStore; bounded: Omit<LoadedStore, 'kind'> 
 
 /**
  * Runs a store call with a deadline; any failure becomes StoreUnavailableError, except a spent
- * challenge: the store answered, and the submission is what is wrong.
+ * challenge or a reused idempotency key: the store answered, and the submission is what is wrong.
  */
 async function withDeadline<T>(call: () => Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -33,7 +38,9 @@ async function withDeadline<T>(call: () => Promise<T>, timeoutMs: number): Promi
   try {
     return await Promise.race([call(), deadline]);
   } catch (error) {
-    throw error instanceof StoreUnavailableError || error instanceof ChallengeSpentError
+    throw error instanceof StoreUnavailableError ||
+      error instanceof ChallengeSpentError ||
+      error instanceof IdempotencyKeyReusedError
       ? error
       : new StoreUnavailableError('store call failed', { cause: error });
   } finally {

@@ -5,12 +5,23 @@
  * challenge (spent once, until it expires).
  */
 import type { Values, Write } from './backend';
-import { ChallengeSpentError } from './errors';
+import { ChallengeSpentError, IdempotencyKeyReusedError } from './errors';
 import { KEYS } from './keys';
 import type { WriteOptions } from './types';
 
 /** How long a form submission's idempotency key is remembered. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
+
+/** What an idempotency key holds: what its submission stored, and a digest of its body. */
+interface KeyMark {
+  ref: string;
+  digest?: string;
+}
+
+/** A key's mark; one written before bodies had digests holds the bare reference. */
+function markOf(value: string): KeyMark {
+  return value.startsWith('{') ? (JSON.parse(value) as KeyMark) : { ref: value };
+}
 
 /** The keys a submission's marks are read from. */
 export function submissionKeys({ idempotencyKey, challenge }: WriteOptions): string[] {
@@ -23,12 +34,13 @@ export function submissionKeys({ idempotencyKey, challenge }: WriteOptions): str
 /**
  * What the marks let a submission do: a repeat of one stored before (what it stored: an e-mail or
  * a lead id), or the writes that mark this one (its key, holding `ref`, and its spent challenge).
- * A challenge spent before, and not expired at `now`, throws ChallengeSpentError: nothing is stored.
- * The key is looked at first, so the retry of a stored submission still gets its first answer.
+ * A challenge spent before, and not expired at `now`, throws ChallengeSpentError, and a key used
+ * for another body IdempotencyKeyReusedError: nothing is stored. The key is looked at first, so
+ * the retry of a stored submission still gets its first answer.
  */
 export function admit(
   values: Values,
-  { idempotencyKey, challenge }: WriteOptions,
+  { idempotencyKey, bodyDigest, challenge }: WriteOptions,
   ref: string,
   now: Date,
 ): { repeatOf: string } | { writes: Write[] } {
@@ -36,8 +48,13 @@ export function admit(
   if (idempotencyKey) {
     const key = KEYS.idempotency(idempotencyKey);
     const first = values.get(key);
-    if (typeof first === 'string') return { repeatOf: first };
-    writes.push({ op: 'put', key, value: ref, ttlMs: IDEMPOTENCY_TTL_SECONDS * 1000 });
+    if (typeof first === 'string') {
+      const mark = markOf(first);
+      if (bodyDigest && mark.digest && mark.digest !== bodyDigest) throw new IdempotencyKeyReusedError();
+      return { repeatOf: mark.ref };
+    }
+    const mark: KeyMark = { ref, ...(bodyDigest ? { digest: bodyDigest } : {}) };
+    writes.push({ op: 'put', key, value: JSON.stringify(mark), ttlMs: IDEMPOTENCY_TTL_SECONDS * 1000 });
   }
   if (challenge) {
     const key = KEYS.spentChallenge(challenge.id);

@@ -125,6 +125,11 @@ export interface WriteOptions {
    */
   idempotencyKey?: string;
   /**
+   * A digest of what the submission says, kept with its key: the same key with another digest
+   * stores nothing and throws IdempotencyKeyReusedError.
+   */
+  bodyDigest?: string;
+  /**
    * The proof-of-work challenge the submission solved. A challenge is spent once: the store marks
    * it spent in the same atomic step as the record (after the idempotency check, so the retry of
    * a stored submission still gets its first answer) until it expires; a second write with it
