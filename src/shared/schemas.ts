@@ -240,6 +240,11 @@ export const AdminLoginRequest = z.object({
     .max(1024, 'Password is too long'),
 });
 
+/** POST /api/admin/logout: this session, or with `everywhere`, every session opened until now. */
+export const AdminLogoutRequest = z.strictObject({
+  everywhere: z.boolean({ error: '"everywhere" must be true or false' }).optional(),
+});
+
 /**
  * POST /api/newsletter/confirm and /api/newsletter/unsubscribe from the site's pages: the signed
  * token of the e-mailed link, as the link carries it (`?token=…`).

@@ -105,6 +105,10 @@ const deleteSubscriber = (email: string, cookie?: string) =>
     },
   );
 
+/** Hashes of two passwords, for a change of ADMIN_PASSWORD_HASH. */
+const HASH_A = await hashPassword('password a 1c7e');
+const HASH_B = await hashPassword('password b 2d8f');
+
 async function login(password = PASSWORD, ip = '203.0.113.9') {
   const response = await run(adminLogin, request('/api/admin/login', { method: 'POST', body: { password } }), ip);
   const cookie = /__Host-admin_session=([^;]*)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
@@ -323,6 +327,43 @@ describe.each([
     const after = [];
     for (let attempt = 0; attempt < 6; attempt += 1) after.push((await login('wrong password', ip)).response.status);
     expect(after).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+});
+
+describe('sessions and the password they were opened with', () => {
+  const overviewStatus = async (cookie?: string) =>
+    (await run(adminOverview, request('/api/admin/overview', { cookie }))).status;
+
+  test.each([
+    ['ADMIN_PASSWORD', { ADMIN_PASSWORD: 'another password 9f3c' }],
+    ['ADMIN_PASSWORD_HASH', { ADMIN_PASSWORD_HASH: HASH_B }],
+  ])('a new %s ends every session opened with the old one', async (_name, change) => {
+    if ('ADMIN_PASSWORD_HASH' in change) {
+      delete process.env.ADMIN_PASSWORD;
+      Object.assign(process.env, { ADMIN_PASSWORD_HASH: HASH_A });
+      resetEnv();
+    }
+    const { cookie } = await login('ADMIN_PASSWORD_HASH' in change ? 'password a 1c7e' : PASSWORD);
+    expect(await overviewStatus(cookie)).toBe(200);
+    // The server starts again with the new password and the same SESSION_SECRET.
+    Object.assign(process.env, change);
+    resetEnv();
+    expect(await overviewStatus(cookie)).toBe(401);
+    delete process.env.ADMIN_PASSWORD_HASH;
+  });
+
+  test('"Log out everywhere" ends every session, this one and another browser\'s', async () => {
+    const { cookie: here } = await login();
+    const { cookie: there } = await login(PASSWORD, '203.0.113.10');
+    const everywhere = await run(
+      adminLogout,
+      request('/api/admin/logout', { method: 'POST', cookie: here, body: { everywhere: true } }),
+    );
+    expect(everywhere.status).toBe(200);
+    expect([await overviewStatus(here), await overviewStatus(there)]).toEqual([401, 401]);
+    // A session opened afterwards works.
+    const { cookie: again } = await login();
+    expect(await overviewStatus(again)).toBe(200);
   });
 });
 

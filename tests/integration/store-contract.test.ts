@@ -366,12 +366,12 @@ describe.each([
 
   test('keeps admin sessions until they expire or are deleted, and counts login attempts per window', async () => {
     const store = await adapter.fresh();
-    await store.createSession('session-a', new Date(Date.now() + 60_000));
-    expect(await store.hasSession('session-a', new Date())).toBe(true);
-    expect(await store.hasSession('session-a', new Date(Date.now() + 120_000))).toBe(false);
+    await store.createSession('session-a', new Date(Date.now() + 60_000), 'tag-a');
+    expect(await store.hasSession('session-a', new Date(), 'tag-a')).toBe(true);
+    expect(await store.hasSession('session-a', new Date(Date.now() + 120_000), 'tag-a')).toBe(false);
     await store.deleteSession('session-a');
-    expect(await store.hasSession('session-a', new Date())).toBe(false);
-    expect(await store.hasSession('never-created', new Date())).toBe(false);
+    expect(await store.hasSession('session-a', new Date(), 'tag-a')).toBe(false);
+    expect(await store.hasSession('never-created', new Date(), 'tag-a')).toBe(false);
     const now = new Date();
     expect((await store.countLoginAttempt('ip-1', 900, now)).count).toBe(1);
     const second = await store.countLoginAttempt('ip-1', 900, now);
@@ -381,6 +381,22 @@ describe.each([
     await store.clearLoginAttempts('ip-1');
     expect((await store.countLoginAttempt('ip-1', 900, now)).count).toBe(1);
     expect((await store.countLoginAttempt('ip-2', 900, now)).count).toBe(2);
+  });
+
+  test('a session belongs to the password it was opened with, and "Log out everywhere" ends every one opened before', async () => {
+    const store = await adapter.fresh();
+    const in5 = new Date(Date.now() + 5 * 60_000);
+    await store.createSession('here', in5, 'tag-a', minutesAfterNow(0));
+    await store.createSession('there', in5, 'tag-a', minutesAfterNow(1));
+    expect(await store.hasSession('here', NOW, 'tag-b')).toBe(false);
+    expect(await store.hasSession('here', NOW, 'tag-a')).toBe(true);
+    await store.endAllSessions(minutesAfterNow(2));
+    expect([await store.hasSession('here', NOW, 'tag-a'), await store.hasSession('there', NOW, 'tag-a')]).toEqual([
+      false,
+      false,
+    ]);
+    await store.createSession('later', in5, 'tag-a', minutesAfterNow(3));
+    expect(await store.hasSession('later', NOW, 'tag-a')).toBe(true);
   });
 
   test('100 simultaneous login attempts of one client each get their own number', async () => {

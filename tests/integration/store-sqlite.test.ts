@@ -158,8 +158,8 @@ describe('the layout', () => {
         version === 0 ? { pending: 0, confirmed: 2, unsubscribed: 0 } : { pending: 1, confirmed: 0, unsubscribed: 1 },
       );
       expect(await store.honeypotCounts()).toEqual({ subscribers: 3 });
-      expect(await store.hasSession('live-session', new Date())).toBe(true);
-      expect(await store.hasSession('old-session', new Date())).toBe(false);
+      // Its sessions were opened before sessions belonged to a password: the owner logs in again.
+      expect(await store.hasSession('live-session', new Date(), 'any')).toBe(false);
       // The entry that was waiting is still due; the delivered one is listed.
       expect((await store.claimOutbox(new Date(), 10)).map(({ entry }) => entry.kind)).toEqual(['webhook']);
       expect(await store.countOutbox()).toEqual({ total: 2, pending: 1, dead: 0 });

@@ -3,6 +3,7 @@
  * What every admin endpoint shares: its headers, the configuration check, same-origin checks
  * for calls that change state, and the session: its cookie, checked against the store.
  */
+import { createHmac } from 'node:crypto';
 import { readCookie, SESSION_COOKIE, verifyPassword, verifyPlainPassword, verifySession, type Session } from './auth';
 import { getEnv, isLocalRun } from '../platform/env';
 import { decodePathSegment, errorResponse, HttpError } from '../platform/http';
@@ -21,7 +22,16 @@ export const NOT_CONFIGURED =
 export interface AdminConfig {
   secret: string;
   checkPassword: (password: string) => Promise<boolean>;
+  /**
+   * A tag of the password in force, kept with each session: when the password changes, so does
+   * the tag, and every session opened with the old one ends (the owner changes it exactly when
+   * they fear someone else has it). An HMAC under SESSION_SECRET, so the store learns nothing of it.
+   */
+  passwordTag: string;
 }
+
+const tagOf = (secret: string, password: string) =>
+  createHmac('sha256', secret).update(`admin-password\0${password}`).digest('base64url');
 
 /**
  * The password check and cookie secret, or undefined when admin login is not configured. Whether
@@ -31,9 +41,15 @@ export function adminConfig(): AdminConfig | undefined {
   const env = getEnv();
   if (!env.SESSION_SECRET) return undefined;
   const { ADMIN_PASSWORD_HASH: hash, ADMIN_PASSWORD: plain, SESSION_SECRET: secret } = env;
-  if (hash) return { secret, checkPassword: (password) => verifyPassword(password, hash) };
+  if (hash)
+    return { secret, checkPassword: (password) => verifyPassword(password, hash), passwordTag: tagOf(secret, hash) };
   // A plain password is for a developer's machine only, never for a deployed site.
-  if (plain && isLocalRun()) return { secret, checkPassword: async (password) => verifyPlainPassword(password, plain) };
+  if (plain && isLocalRun())
+    return {
+      secret,
+      checkPassword: async (password) => verifyPlainPassword(password, plain),
+      passwordTag: tagOf(secret, plain),
+    };
   return undefined;
 }
 
@@ -70,15 +86,15 @@ export function cookieSession(req: Request, config: AdminConfig | undefined): Se
 }
 
 /**
- * The session of a well-signed, unexpired cookie that the store still holds (logout revokes it);
- * null for anything else, and when admin login is not configured. A store that cannot answer
+ * The session of a well-signed, unexpired cookie that the store still holds (logout revokes it),
+ * opened with the password in force; null for anything else, and when admin login is not configured. A store that cannot answer
  * throws (503): it never reads as logged out, nor as logged in.
  */
 export async function readSession(req: Request, config = adminConfig()): Promise<Session | null> {
   const session = cookieSession(req, config);
-  if (!session) return null;
+  if (!session || !config) return null;
   const store = await getStore();
-  return (await store.hasSession(session.sessionId, new Date())) ? session : null;
+  return (await store.hasSession(session.sessionId, new Date(), config.passwordTag)) ? session : null;
 }
 
 /** The admin's session; without one, 401. */
