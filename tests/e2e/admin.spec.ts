@@ -95,3 +95,24 @@ test('the admin page is not for search engines', async ({ request }) => {
   expect(await (await request.get('/robots.txt')).text()).toContain('Disallow: /admin');
   expect(await (await request.get('/sitemap-0.xml')).text()).not.toContain('/admin');
 });
+
+test('"Log out everywhere" ends the session of another browser too', async ({ page, browser }) => {
+  await logIn(page);
+  await expect(page.getByRole('button', { name: 'Logout', exact: true })).toBeVisible();
+  const other = await browser.newContext();
+  try {
+    const elsewhere = await other.newPage();
+    await logIn(elsewhere);
+    await expect(elsewhere.getByRole('button', { name: 'Logout', exact: true })).toBeVisible();
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Log out everywhere' }).click();
+    await expect(page.getByRole('form', { name: 'Admin login' })).toBeVisible();
+    // The other browser's cookie no longer opens the dashboard.
+    await elsewhere.reload();
+    await expect(elsewhere.getByRole('form', { name: 'Admin login' })).toBeVisible();
+    await expect(elsewhere.getByRole('button', { name: 'Logout', exact: true })).toHaveCount(0);
+  } finally {
+    await other.close();
+  }
+});

@@ -32,9 +32,10 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
   // The chart's code downloads while the figures are on their way.
   useEffect(() => void loadChart(), []);
 
-  async function logout() {
+  async function logout(everywhere = false) {
+    if (everywhere && !window.confirm('Log out every browser where you are logged in, this one included?')) return;
     try {
-      await apiRequest('POST', '/api/admin/logout', {});
+      await apiRequest('POST', '/api/admin/logout', everywhere ? { everywhere } : {});
     } finally {
       // Nothing the owner saw stays in memory once they have logged out.
       client.clear();
@@ -47,9 +48,14 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
     <div className="grid min-w-0 gap-10">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h2 className="text-2xl font-extrabold tracking-tight">Dashboard</h2>
-        <Button variant="secondary" onClick={logout}>
-          Logout
-        </Button>
+        <div className="flex flex-wrap gap-3">
+          <Button variant="secondary" onClick={() => void logout(true)}>
+            Log out everywhere
+          </Button>
+          <Button variant="secondary" onClick={() => void logout()}>
+            Logout
+          </Button>
+        </div>
       </div>
       {overview.isPending && <p className="text-ink-600">Loading the figures…</p>}
       {overview.error && (
