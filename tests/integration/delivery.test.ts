@@ -277,6 +277,24 @@ describe.each([
     expect(hook!.headers['webhook-id']).toBe(lead?.delivery?.[1]?.id);
   });
 
+  test('a name is shown as a name: an encoded-word in it cannot make Reply-To show another address', async () => {
+    const name = '=?utf-8?B?Q0VPIDxjZW9AbG9vcHdvcmsudGVzdD4=?=';
+    expect(Buffer.from('Q0VPIDxjZW9AbG9vcHdvcmsudGVzdD4=', 'base64').toString()).toBe('CEO <ceo@loopwork.test>');
+    expect((await postJson(leadsCreate, '/api/leads/create', { ...CONTACT, name })).status).toBe(201);
+    const [mail] = await smtp.waitFor(1);
+    expect(mail!.replyTo?.value).toEqual([
+      { address: 'nia@example.com', name: '= ?utf-8?B?Q0VPIDxjZW9AbG9vcHdvcmsudGVzdD4= ?=' },
+    ]);
+    expect(mail!.from?.value).toEqual([{ address: 'hello@loopwork.example', name: 'Loopwork' }]);
+  });
+
+  test('a name with quotes, commas and angle brackets stays one name beside the one address', async () => {
+    const name = 'Zoë "Z" O\'Neil, <ceo@loopwork.test>';
+    expect((await postJson(leadsCreate, '/api/leads/create', { ...CONTACT, name })).status).toBe(201);
+    const [mail] = await smtp.waitFor(1);
+    expect(mail!.replyTo?.value).toEqual([{ address: 'nia@example.com', name: expect.stringMatching(/^Zoë /) }]);
+  });
+
   test('a guide request gives the prospect the guide e-mail, linking to the guide page', async () => {
     const request = {
       ...CONTACT,

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { headerAddress } from '../../functions/_lib/delivery/mail-transport';
 import { greeting, mailbox } from '../../functions/_lib/delivery/messages';
 import {
   afterAttempt,
@@ -203,5 +204,17 @@ describe('the mailbox an address delivers to, for the e-mail limits', () => {
 
   test('an internationalised domain counts in its ASCII form', () => {
     expect(mailbox({ email: 'ada@bücher.de', emailAscii: 'ada@xn--bcher-kva.de' })).toBe('ada@xn--bcher-kva.de');
+  });
+});
+
+describe('the addresses of an e-mail, as nodemailer is handed them', () => {
+  test.each([
+    ['"Nia Okafor" <nia@example.com>', { name: 'Nia Okafor', address: 'nia@example.com' }],
+    ['"Zoë <ceo@loopwork.test>" <nia@example.com>', { name: 'Zoë <ceo@loopwork.test>', address: 'nia@example.com' }],
+    ['Loopwork <hello@loopwork.example>', { name: 'Loopwork', address: 'hello@loopwork.example' }],
+    ['nia@example.com', 'nia@example.com'],
+    ['"=?utf-8?B?Q0VP?=" <nia@example.com>', { name: '= ?utf-8?B?Q0VP?=', address: 'nia@example.com' }],
+  ])('%s, as stored, is %j', (stored, expected) => {
+    expect(headerAddress(stored)).toEqual(expected);
   });
 });

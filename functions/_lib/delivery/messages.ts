@@ -71,7 +71,11 @@ function mailboxThrottle(kind: string, record: { email: string; emailAscii?: str
   return { key: `${kind}:${digest}`, seconds: MAILBOX_INTERVAL_SECONDS };
 }
 
-/** A display name for a header, quoted, without anything that could end the quote or the line. */
+/**
+ * A display name for a header, quoted, without anything that could end the quote or the line: the
+ * form every stored message has, which the transport reads back into a name and an address for
+ * nodemailer to encode (headerAddress in mail-transport.ts).
+ */
 const displayName = (name: string) => `"${name.replaceAll(/["\\\r\n]/g, ' ').trim()}"`;
 
 function attributionRows(attribution: Attribution | undefined): [string, string | undefined][] {
