@@ -866,5 +866,29 @@ describe.each([
       expect(smtp.messages).toHaveLength(0);
       expect(receiver.requests).toHaveLength(0);
     });
+
+    test('links count in every field the owner is shown, not only the message', async () => {
+      const lead = {
+        ...CONTACT,
+        notes: 'We would like a quote, please.',
+        name: 'Win https://prize.example now at www.prize.example',
+        company: 'https://cheap.example',
+        page: '/contact?next=https://page.example',
+        attribution: {
+          referrer: 'https://referrer.example',
+          utm_source: 'www.source.example',
+          utm_campaign: 'https://campaign.example',
+          utm_content: 'https://content.example',
+        },
+      };
+      expect((await postJson(leadsCreate, '/api/leads/create', lead)).status).toBe(201);
+      const { leads } = await store.spamOverview({ offset: 0, limit: 10 });
+      expect(leads[0]?.spam?.reasons).toEqual([
+        '8 links in the name, company, page, referrer, utm_source, utm_campaign and utm_content (at most 3 allowed)',
+      ]);
+      expect(await store.countLeads()).toBe(0);
+      expect(smtp.messages).toHaveLength(0);
+      expect(receiver.requests).toHaveLength(0);
+    });
   });
 });
