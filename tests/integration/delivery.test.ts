@@ -739,6 +739,17 @@ describe.each([
     expect(await store.countLeads()).toBe(variants.length);
   });
 
+  test('addresses at subdomains of one Fastmail inbox get one confirmation between them within an hour', async () => {
+    const spellings = ['victim@fastmail.com', 'a@victim.fastmail.com', 'shop+x@victim.fastmail.com'];
+    for (const [index, email] of spellings.entries()) {
+      const signUp = { email, firstName: 'Victim', source: 'website_footer' };
+      const ip = `198.51.100.${index + 1}`;
+      expect((await postJson(newsletterSubscribe, '/api/newsletter/subscribe', signUp, ip)).status).toBe(201);
+    }
+    expect(smtp.messages.map((mail) => addresses(mail, 'to'))).toEqual([['victim@fastmail.com']]);
+    expect(await store.countSubscribers()).toBe(spellings.length);
+  });
+
   test('20 subscriptions of one address within an hour send one confirmation; a confirmed address keeps its name', async () => {
     for (let index = 0; index < 20; index += 1) {
       const response = await postJson(

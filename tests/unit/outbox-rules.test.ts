@@ -198,6 +198,11 @@ describe('the mailbox an address delivers to, for the e-mail limits', () => {
     ['a.d.a@gmail.com', 'ada@gmail.com'],
     ['A.da+x@googlemail.com', 'ada@gmail.com'],
     ['a.da@example.com', 'a.da@example.com'],
+    ['victim@fastmail.com', 'victim@fastmail.com'],
+    ['a@victim.fastmail.com', 'victim@fastmail.com'],
+    ['shop+x@victim.fastmail.com', 'victim@fastmail.com'],
+    ['a@victim.fastmail.fm', 'victim@fastmail.fm'],
+    ['a@victim.example.com', 'a@victim.example.com'],
   ])('%s is %s', (email, expected) => {
     expect(mailbox({ email })).toBe(expected);
   });

@@ -47,10 +47,17 @@ export const MAILBOX_INTERVAL_SECONDS = 3600;
 const DOTLESS_DOMAINS: Record<string, string> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
 
 /**
+ * Providers whose subdomains are inboxes: Fastmail delivers `anything@user.fastmail.com` to
+ * `user@fastmail.com`.
+ */
+const SUBDOMAIN_INBOX_DOMAINS = ['fastmail.com', 'fastmail.fm'];
+
+/**
  * The mailbox an address delivers to, as far as the limits go: lower case, the domain in ASCII,
- * the local part without a `+tag` (most providers deliver `ada+x@` to `ada@`), and for Gmail
- * without dots. `Ada+1@gmail.com` and `a.d.a@googlemail.com` are one mailbox, so the forms cannot
- * flood it through variants of its address.
+ * the local part without a `+tag` (most providers deliver `ada+x@` to `ada@`), for Gmail without
+ * dots, and for a provider whose subdomains are inboxes, the inbox the subdomain names.
+ * `Ada+1@gmail.com` and `a.d.a@googlemail.com` are one mailbox, as are `a@ada.fastmail.com` and
+ * `ada@fastmail.com`, so the forms cannot flood it through variants of its address.
  */
 export function mailbox(record: { email: string; emailAscii?: string }): string {
   const address = (record.emailAscii ?? record.email).toLowerCase();
@@ -59,6 +66,12 @@ export function mailbox(record: { email: string; emailAscii?: string }): string 
   let local = address.slice(0, at).split('+')[0] ?? '';
   const dotless = DOTLESS_DOMAINS[domain];
   if (dotless) local = local.replaceAll('.', '');
+  const provider = SUBDOMAIN_INBOX_DOMAINS.find((name) => domain.endsWith(`.${name}`));
+  if (provider)
+    return `${domain
+      .slice(0, -provider.length - 1)
+      .split('.')
+      .at(-1)}@${provider}`;
   return `${local}@${dotless ?? domain}`;
 }
 
