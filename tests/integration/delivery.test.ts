@@ -105,12 +105,12 @@ const upstash: Backend = {
 async function call(
   handler: Handler,
   pathname: string,
-  init: RequestInit & { ip?: string; params?: Record<string, string> } = {},
+  init: RequestInit & { ip?: string; params?: Record<string, string>; origin?: string } = {},
 ) {
   const pending: Promise<unknown>[] = [];
-  const { ip = '203.0.113.10', params, ...rest } = init;
+  const { ip = '203.0.113.10', params, origin = ORIGIN, ...rest } = init;
   const response = await handler(
-    new Request(`${ORIGIN}${pathname}`, rest),
+    new Request(`${origin}${pathname}`, rest),
     createContext({ ip, params, waitUntil: (promise) => pending.push(promise) }),
   );
   await Promise.all(pending);
@@ -374,6 +374,35 @@ describe.each([
     expect(((await stale.json()) as { error: string }).error).toMatch(/^You unsubscribed after this link was sent/);
     expect(await store.getSubscriber('grace@example.com')).toMatchObject({ status: 'unsubscribed' });
     expect(receiver.requests).toHaveLength(1);
+  });
+
+  test('the Host a request names decides where e-mail links point only when it is a loopback name', async () => {
+    const confirmLinkVia = async (origin: string, email: string) => {
+      const body = { email, firstName: 'Ada', source: 'website_footer', altcha: await proofFromHandler() };
+      const headers = { 'content-type': 'application/json' };
+      const answer = await call(newsletterSubscribe, '/api/newsletter/subscribe', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        origin,
+      });
+      expect(answer.status).toBe(201);
+      const mail = smtp.messages.find((message) => addresses(message, 'to').includes(email));
+      return { confirm: linkAfter(mail!, 'Confirm my subscription').origin, oneClick: oneClickUrl(mail!).origin };
+    };
+    expect(await confirmLinkVia('http://evil.example', 'host1@example.com')).toEqual({
+      confirm: ORIGIN,
+      oneClick: ORIGIN,
+    });
+    expect(await confirmLinkVia('http://localhost.evil.example:4321', 'host2@example.com')).toEqual({
+      confirm: ORIGIN,
+      oneClick: ORIGIN,
+    });
+    for (const [index, origin] of ['http://127.0.0.1:4399', 'http://[::1]:8080', 'http://localhost:5000'].entries())
+      expect(await confirmLinkVia(origin, `loopback${index}@example.com`)).toEqual({
+        confirm: origin,
+        oneClick: origin,
+      });
   });
 
   test('the one-click POST is read as multipart/form-data too, as RFC 8058 recommends; without its field it unsubscribes nobody', async () => {
