@@ -545,6 +545,21 @@ describe.each([
     });
   });
 
+  test.each([301, 302, 303, 307, 308])(
+    'a webhook answered %i is retried, its error saying where the receiver redirected',
+    async (status) => {
+      receiver.answer(status, { location: 'https://hooks.example.net/catch/123?key=x' });
+      await postJson(leadsCreate, '/api/leads/create', CONTACT);
+      const [lead] = await store.listLeads({ offset: 0, limit: 1 });
+      expect(lead?.delivery?.find((delivery) => delivery.kind === 'webhook')).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        lastError: `HTTP ${status}: the receiver redirected to https://hooks.example.net/catch/123; redirects are not followed, so set LEAD_WEBHOOK_URL to where it points`,
+      });
+      expect(receiver.requests).toHaveLength(1);
+    },
+  );
+
   test('a webhook that does not answer within 10 s, and an SMTP server that stalls past the attempt deadline, are retried', async () => {
     receiver.answer('hang');
     smtp.behave('stall');
