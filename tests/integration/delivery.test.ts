@@ -31,6 +31,7 @@ import { GUIDE_PATHS } from '../../src/shared/pages';
 import adminLogin from '../../functions/admin-login';
 import adminSpam from '../../functions/admin-spam';
 import { startFakeAkismet, type FakeAkismet } from '../support/fake-akismet';
+import { legacyLinkToken } from '../support/legacy-links';
 import { proofFromHandler } from '../support/proof-of-work';
 
 type Handler = typeof leadsCreate;
@@ -457,6 +458,65 @@ describe.each([
     expect(expired.status).toBe(410);
     expect(((await expired.json()) as { error: string }).error).toMatch(/expired/);
     expect(await store.getSubscriber('late@example.com')).toMatchObject({ status: 'pending' });
+  });
+
+  test('each confirmation e-mail carries its own opaque links; an unsubscribe link works for a year, then says how else to leave', async () => {
+    const person = { email: 'ann@example.com', firstName: 'Ann', source: 'website_footer' };
+    await postJson(newsletterSubscribe, '/api/newsletter/subscribe', person);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61 * 60_000 });
+    await postJson(newsletterSubscribe, '/api/newsletter/subscribe', person);
+    const [first, second] = await smtp.waitFor(2);
+    const tokens = [first!, second!].map((mail) => ({
+      confirm: linkAfter(mail, 'Confirm my subscription').searchParams.get('token') ?? '',
+      unsubscribe: oneClickUrl(mail).searchParams.get('token') ?? '',
+    }));
+    expect(tokens[1]!.unsubscribe).not.toBe(tokens[0]!.unsubscribe);
+    for (const token of tokens.flatMap(Object.values))
+      expect(Buffer.from(token.replace(/^v\d\./, '').split('.')[0]!, 'base64url').toString('latin1')).not.toMatch(
+        /ann|example/i,
+      );
+    expect((await postJson(newsletterConfirm, '/api/newsletter/confirm', { token: tokens[1]!.confirm })).status).toBe(
+      200,
+    );
+
+    vi.setSystemTime(Date.now() + 366 * 24 * 3600_000);
+    const late = await postJson(newsletterUnsubscribe, '/api/newsletter/unsubscribe', {
+      token: tokens[0]!.unsubscribe,
+    });
+    expect(late.status).toBe(410);
+    expect(((await late.json()) as { error: string }).error).toBe(
+      'This unsubscribe link has expired: unsubscribe links work for a year after their e-mail was sent. Use the link in a more recent e-mail from us, or write to hello@loopwork.example and we will remove you.',
+    );
+    expect(await store.getSubscriber('ann@example.com')).toMatchObject({ status: 'confirmed' });
+    vi.setSystemTime(Date.now() - 2 * 24 * 3600_000);
+    const left = await postJson(newsletterUnsubscribe, '/api/newsletter/unsubscribe', {
+      token: tokens[1]!.unsubscribe,
+    });
+    expect(left.status).toBe(200);
+    expect(await store.getSubscriber('ann@example.com')).toMatchObject({ status: 'unsubscribed' });
+  });
+
+  test('an unsubscribe link sent before links were encrypted still unsubscribes, by one click or from the page', async () => {
+    for (const email of ['old1@example.com', 'old2@example.com']) {
+      await store.subscribe({ email, firstName: 'Old', source: 'website_footer' }, new Date());
+      await store.confirmSubscriber({ email, firstName: 'Old', source: 'website_footer' }, new Date());
+    }
+    const oneClick = await call(
+      newsletterUnsubscribe,
+      `/api/newsletter/unsubscribe?token=${legacyLinkToken({ a: 'unsubscribe', e: 'old1@example.com' })}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      },
+    );
+    expect(oneClick.status).toBe(200);
+    const page = await postJson(newsletterUnsubscribe, '/api/newsletter/unsubscribe', {
+      token: legacyLinkToken({ a: 'unsubscribe', e: 'old2@example.com' }),
+    });
+    expect(page.status).toBe(200);
+    for (const email of ['old1@example.com', 'old2@example.com'])
+      expect(await store.getSubscriber(email)).toMatchObject({ status: 'unsubscribed' });
   });
 
   test('SMTP down and the webhook failing for a while: everything is delivered once they are back, each webhook-id accepted once', async () => {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Attribution, Lead, Subscriber } from '../../../src/shared/records';
 import { guidePathFor } from '../../../src/shared/pages';
 import { site } from '../../../src/site.config';
-import { CONFIRM_LINK_TTL_MS, LINK_PAGES, linkUrl, signLink } from './links';
+import { CONFIRM_LINK_TTL_MS, LINK_PAGES, linkUrl, sealLink, UNSUBSCRIBE_LINK_TTL_MS } from './links';
 import type { NewOutboxEntry, SubscribeInput } from '../store/types';
 import { renderMail, type Block } from './mail-layout';
 
@@ -221,9 +221,9 @@ export function leadEntries(lead: Lead, settings: DeliverySettings): NewOutboxEn
   return entries;
 }
 
-/** The confirmation e-mail of a subscription, with its signed links and RFC 8058 one-click unsubscribe. */
+/** The confirmation e-mail of a subscription, with its opaque links and RFC 8058 one-click unsubscribe. */
 export function confirmationEntry(input: SubscribeInput, now: Date, settings: DeliverySettings): NewOutboxEntry {
-  const confirm = signLink({
+  const confirm = sealLink({
     a: 'confirm',
     e: input.email,
     f: input.firstName,
@@ -235,7 +235,7 @@ export function confirmationEntry(input: SubscribeInput, now: Date, settings: De
     ...(input.page ? { p: input.page } : {}),
     ...(input.policyDate ? { d: input.policyDate } : {}),
   });
-  const leave = signLink({ a: 'unsubscribe', e: input.email });
+  const leave = sealLink({ a: 'unsubscribe', e: input.email, x: now.getTime() + UNSUBSCRIBE_LINK_TTL_MS });
   const unsubscribePage = linkUrl(settings.origin, LINK_PAGES.unsubscribe, leave);
   const body = renderMail(
     'Please confirm your subscription',

@@ -23,7 +23,7 @@ const EnvSchema = z
     ),
     /** A plain admin password: accepted only off Netlify, for local use. */
     ADMIN_PASSWORD: optional(z.string().min(1)),
-    /** Signs admin session cookies (and, through a derived key, the newsletter's links): at least 32 random characters. */
+    /** Signs admin session cookies (and, through derived keys, encrypts the newsletter's links): at least 32 random characters. */
     SESSION_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
     /** Signs the forms' proof-of-work challenges; derived from SESSION_SECRET when unset. */
     ALTCHA_HMAC_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
