@@ -3,6 +3,11 @@
  * entry's id (the same on every retry, so receivers drop duplicates), `webhook-timestamp` the
  * time of this attempt, `webhook-signature` the HMAC of both with the body. 2xx is delivered;
  * 3xx, 408, 429, 5xx, network errors and timeouts are retried; anything else is a permanent failure.
+ *
+ * Delivery is at least once, not exactly once: an attempt is recorded after it ends, so a process
+ * killed between a 2xx and its record, or a timeout after the receiver acted, sends the same
+ * webhook again once its lease ends. That is correct for an outbox; a repeat carries the same
+ * `webhook-id`, and receivers drop an id they have already processed (README, Webhooks).
  */
 import { Webhook } from 'standardwebhooks';
 import { getEnv } from '../platform/env';
