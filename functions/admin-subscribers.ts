@@ -5,7 +5,7 @@ import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/ses
 import { decodePathSegment, endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
 import { getStore } from './_lib/store/get-store';
 import type { Subscriber } from '../src/shared/records';
-import { Email } from '../src/shared/schemas';
+import { Email, StoredEmail } from '../src/shared/schemas';
 
 const COLUMNS: { header: string; value: (subscriber: Subscriber) => unknown }[] = [
   { header: 'created_at', value: (subscriber) => subscriber.createdAt },
@@ -33,7 +33,12 @@ export default endpoint({ name: 'admin-subscribers', headers: ADMIN_HEADERS }, a
 
   if (req.method === 'DELETE') {
     requireSameOrigin(req);
-    const parsed = Email.safeParse(decodePathSegment(context.params.email ?? ''));
+    const given = decodePathSegment(context.params.email ?? '');
+    // The address as the admin page lists it first: a record kept before addresses were
+    // normalised may hold another spelling, and must stay erasable. Then its one spelling.
+    if (StoredEmail.safeParse(given).success && (await store.deleteSubscriber(given)))
+      return json(200, { deleted: given });
+    const parsed = Email.safeParse(given);
     if (!parsed.success) return errorResponse(400, 'Give the e-mail address of the subscriber to delete');
     const deleted = await store.deleteSubscriber(parsed.data);
     return deleted ? json(200, { deleted: parsed.data }) : errorResponse(404, 'No subscriber has that address');

@@ -13,7 +13,16 @@ export default formHandler({
   schema: LeadRequest,
   async save(store, { name, email, source, company, notes, page, attribution }, now, { options, delivery, request }) {
     const { spam, contentCheck } = await screenLead(
-      { name, email, content: notes, permalink: page && `${delivery.origin}${page}`, ...request },
+      {
+        name,
+        email,
+        content: notes,
+        company,
+        page,
+        attribution,
+        permalink: page && `${delivery.origin}${page}`,
+        ...request,
+      },
       delivery.origin,
     );
     const input = { name, email, ...emailAsciiOf(email), source, company, notes, page, attribution };

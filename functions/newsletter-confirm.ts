@@ -20,8 +20,9 @@ export default endpoint({ name: 'newsletter-confirm', retryAfterSeconds: 30 }, a
   const { token } = parseWith(SubscriptionTokenRequest, await readJsonBody(req));
   const now = new Date();
   const check = verifyLink(token, now);
-  if (!check.ok) return errorResponse(check.reason === 'expired' ? 410 : 400, LINK_MESSAGES[check.reason]);
-  if (check.payload.a !== 'confirm') return errorResponse(400, LINK_MESSAGES.invalid);
+  if (!check.ok && check.reason === 'expired' && check.action === 'confirm')
+    return errorResponse(410, LINK_MESSAGES.expired);
+  if (!check.ok || check.payload.a !== 'confirm') return errorResponse(400, LINK_MESSAGES.invalid);
   const link = check.payload;
   const { e: email, f: firstName, l: lastName, s: source } = link;
   const sentAt = sentAtOf(link).toISOString();

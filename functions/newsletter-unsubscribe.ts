@@ -69,6 +69,8 @@ export default endpoint({ name: 'newsletter-unsubscribe', retryAfterSeconds: 30 
   }
 
   const check = verifyLink(token, new Date());
+  if (!check.ok && check.reason === 'expired' && check.action === 'unsubscribe')
+    return errorResponse(410, LINK_MESSAGES.unsubscribeExpired);
   if (!check.ok || check.payload.a !== 'unsubscribe') return errorResponse(400, LINK_MESSAGES.invalid);
   const store = await getStore();
   // An address erased meanwhile is unsubscribed all the same: the person's wish is met.

@@ -17,8 +17,8 @@ export interface ReceivedWebhook {
 export interface WebhookReceiver {
   url: string;
   requests: ReceivedWebhook[];
-  /** The status of the next answers; `hang` never answers. */
-  answer: (status: number | 'hang') => void;
+  /** The status (and any headers, a redirect's Location) of the next answers; `hang` never answers. */
+  answer: (status: number | 'hang', headers?: Record<string, string>) => void;
   /** Resolves once `count` requests have arrived. */
   waitFor: (count: number, timeoutMs?: number) => Promise<ReceivedWebhook[]>;
   stop: () => Promise<void>;
@@ -27,13 +27,14 @@ export interface WebhookReceiver {
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const requests: ReceivedWebhook[] = [];
   let status: number | 'hang' = 204;
+  let headers: Record<string, string> = {};
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
       if (status === 'hang') return;
-      res.statusCode = status;
+      res.writeHead(status, headers);
       res.end();
     });
   });
@@ -42,8 +43,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   return {
     url: `http://127.0.0.1:${port}/hooks/leads`,
     requests,
-    answer: (next) => {
+    answer: (next, nextHeaders = {}) => {
       status = next;
+      headers = nextHeaders;
     },
     waitFor: (count, timeoutMs) => arrivals(requests, count, 'webhooks', timeoutMs),
     async stop() {

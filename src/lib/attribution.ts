@@ -9,7 +9,7 @@ import { VISIT_KEY } from './visit-key';
 
 export const UTM_PARAMETERS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
 
-/** Query parameters never reported: the signed token of an e-mailed link belongs to its subscriber, not to a campaign. */
+/** Query parameters never reported: the token of an e-mailed link belongs to its subscriber, not to a campaign. */
 const PRIVATE_PARAMETERS = ['token'];
 
 /** The limits of the server's schema (src/shared/schemas.ts): longer values would be dropped there. */

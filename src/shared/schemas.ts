@@ -1,6 +1,7 @@
 // src/shared holds what the pages and the functions both import, and ships to the browser: zod and this folder only.
 // The form schemas: the forms validate with the very schemas the functions parse with.
 import { z } from 'zod';
+import { normalEmail } from './email-address';
 import { PROOF_OF_WORK_FIELD } from './proof-of-work';
 
 // zod compiles object parsers with `new Function` when it may: in the browser that probe alone
@@ -54,23 +55,37 @@ export function emailAsciiOf(email: string): { emailAscii?: string } {
 
 const AsciiEmail = z.email();
 
+/** Whether an address in its one spelling can be sent to: at most 64 characters before the @, 254 in all in ASCII. */
+function sendableEmail(value: string): boolean {
+  const at = value.lastIndexOf('@');
+  if (at <= 0 || at > MAX_LOCAL_PART) return false;
+  const ascii = asciiEmail(value);
+  return ascii !== undefined && ascii.length <= LIMITS.email && AsciiEmail.safeParse(ascii).success;
+}
+
 /**
- * An e-mail address, normalised before it is checked: trimmed, lower-cased, at most 254
- * characters with a local part of at most 64. An internationalised domain is accepted and kept
- * as the person typed it; it is checked in its punycode form (zod's check alone rejects it).
+ * An e-mail address in its one spelling (normalEmail): trimmed, lower-cased, compatibility forms
+ * folded, invisible characters removed, the domain as IDNA maps it, so that nothing keyed on an
+ * address (a subscriber, an erasure, a limit) sees two spellings of one. At most 254 characters
+ * with a local part of at most 64. An internationalised domain is kept in Unicode; it is checked
+ * in its punycode form (zod's check alone rejects it).
  */
 export const Email = z
   .string({ error: MESSAGES.email })
   .trim()
-  .toLowerCase()
   .max(LIMITS.email, MESSAGES.email)
-  .transform((value) => value.normalize('NFC'))
-  .refine((value) => {
-    const at = value.lastIndexOf('@');
-    if (at <= 0 || at > MAX_LOCAL_PART) return false;
-    const ascii = asciiEmail(value);
-    return ascii !== undefined && ascii.length <= LIMITS.email && AsciiEmail.safeParse(ascii).success;
-  }, MESSAGES.email);
+  .transform((value, context) => {
+    const normal = normalEmail(value);
+    if (normal !== undefined && sendableEmail(normal)) return normal;
+    context.issues.push({ code: 'custom', message: MESSAGES.email, input: value });
+    return z.NEVER;
+  });
+
+/**
+ * An address exactly as a record holds it, to find that record: records kept before addresses
+ * were normalised may hold another spelling, and each must stay reachable (to erase it).
+ */
+export const StoredEmail = z.string().min(3).max(LIMITS.email).includes('@');
 
 /**
  * Characters that have no place in a name or a message: C0 and C1 controls (NUL included; tab

@@ -489,6 +489,19 @@ describe('admin data endpoints', () => {
     expect(await store.getSubscriber('gone@example.com')).toBeUndefined();
   });
 
+  test('a subscriber stored under a look-alike spelling, before addresses were normalised, is erased by its exact address alone', async () => {
+    const store = createFileStore(folder);
+    for (const email of ['victim@gmail.com', 'victim@gmail.com\u200b'])
+      await store.subscribe({ email, firstName: 'Victim', source: 'website_footer' }, new Date());
+    const { cookie } = await login();
+    const response = await deleteSubscriber(encodeURIComponent('victim@gmail.com\u200b'), cookie);
+    expect(response.status).toBe(200);
+    expect(await store.getSubscriber('victim@gmail.com\u200b')).toBeUndefined();
+    expect(await store.getSubscriber('victim@gmail.com')).toBeDefined();
+    expect((await deleteSubscriber('victim%40gmail.com', cookie)).status).toBe(200);
+    expect(await store.countSubscribers()).toBe(0);
+  });
+
   test('the CSV export quotes cells and neutralises formulas', async () => {
     const store = createFileStore(folder);
     await store.createLead(

@@ -31,6 +31,7 @@ import { GUIDE_PATHS } from '../../src/shared/pages';
 import adminLogin from '../../functions/admin-login';
 import adminSpam from '../../functions/admin-spam';
 import { startFakeAkismet, type FakeAkismet } from '../support/fake-akismet';
+import { legacyLinkToken } from '../support/legacy-links';
 import { proofFromHandler } from '../support/proof-of-work';
 
 type Handler = typeof leadsCreate;
@@ -105,12 +106,12 @@ const upstash: Backend = {
 async function call(
   handler: Handler,
   pathname: string,
-  init: RequestInit & { ip?: string; params?: Record<string, string> } = {},
+  init: RequestInit & { ip?: string; params?: Record<string, string>; origin?: string } = {},
 ) {
   const pending: Promise<unknown>[] = [];
-  const { ip = '203.0.113.10', params, ...rest } = init;
+  const { ip = '203.0.113.10', params, origin = ORIGIN, ...rest } = init;
   const response = await handler(
-    new Request(`${ORIGIN}${pathname}`, rest),
+    new Request(`${origin}${pathname}`, rest),
     createContext({ ip, params, waitUntil: (promise) => pending.push(promise) }),
   );
   await Promise.all(pending);
@@ -277,6 +278,24 @@ describe.each([
     expect(hook!.headers['webhook-id']).toBe(lead?.delivery?.[1]?.id);
   });
 
+  test('a name is shown as a name: an encoded-word in it cannot make Reply-To show another address', async () => {
+    const name = '=?utf-8?B?Q0VPIDxjZW9AbG9vcHdvcmsudGVzdD4=?=';
+    expect(Buffer.from('Q0VPIDxjZW9AbG9vcHdvcmsudGVzdD4=', 'base64').toString()).toBe('CEO <ceo@loopwork.test>');
+    expect((await postJson(leadsCreate, '/api/leads/create', { ...CONTACT, name })).status).toBe(201);
+    const [mail] = await smtp.waitFor(1);
+    expect(mail!.replyTo?.value).toEqual([
+      { address: 'nia@example.com', name: '= ?utf-8?B?Q0VPIDxjZW9AbG9vcHdvcmsudGVzdD4= ?=' },
+    ]);
+    expect(mail!.from?.value).toEqual([{ address: 'hello@loopwork.example', name: 'Loopwork' }]);
+  });
+
+  test('a name with quotes, commas and angle brackets stays one name beside the one address', async () => {
+    const name = 'Zoë "Z" O\'Neil, <ceo@loopwork.test>';
+    expect((await postJson(leadsCreate, '/api/leads/create', { ...CONTACT, name })).status).toBe(201);
+    const [mail] = await smtp.waitFor(1);
+    expect(mail!.replyTo?.value).toEqual([{ address: 'nia@example.com', name: expect.stringMatching(/^Zoë /) }]);
+  });
+
   test('a guide request gives the prospect the guide e-mail, linking to the guide page', async () => {
     const request = {
       ...CONTACT,
@@ -358,6 +377,35 @@ describe.each([
     expect(receiver.requests).toHaveLength(1);
   });
 
+  test('the Host a request names decides where e-mail links point only when it is a loopback name', async () => {
+    const confirmLinkVia = async (origin: string, email: string) => {
+      const body = { email, firstName: 'Ada', source: 'website_footer', altcha: await proofFromHandler() };
+      const headers = { 'content-type': 'application/json' };
+      const answer = await call(newsletterSubscribe, '/api/newsletter/subscribe', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        origin,
+      });
+      expect(answer.status).toBe(201);
+      const mail = smtp.messages.find((message) => addresses(message, 'to').includes(email));
+      return { confirm: linkAfter(mail!, 'Confirm my subscription').origin, oneClick: oneClickUrl(mail!).origin };
+    };
+    expect(await confirmLinkVia('http://evil.example', 'host1@example.com')).toEqual({
+      confirm: ORIGIN,
+      oneClick: ORIGIN,
+    });
+    expect(await confirmLinkVia('http://localhost.evil.example:4321', 'host2@example.com')).toEqual({
+      confirm: ORIGIN,
+      oneClick: ORIGIN,
+    });
+    for (const [index, origin] of ['http://127.0.0.1:4399', 'http://[::1]:8080', 'http://localhost:5000'].entries())
+      expect(await confirmLinkVia(origin, `loopback${index}@example.com`)).toEqual({
+        confirm: origin,
+        oneClick: origin,
+      });
+  });
+
   test('the one-click POST is read as multipart/form-data too, as RFC 8058 recommends; without its field it unsubscribes nobody', async () => {
     const person = { email: 'edsger@example.com', firstName: 'Edsger', source: 'website_footer' };
     await postJson(newsletterSubscribe, '/api/newsletter/subscribe', person);
@@ -410,6 +458,65 @@ describe.each([
     expect(expired.status).toBe(410);
     expect(((await expired.json()) as { error: string }).error).toMatch(/expired/);
     expect(await store.getSubscriber('late@example.com')).toMatchObject({ status: 'pending' });
+  });
+
+  test('each confirmation e-mail carries its own opaque links; an unsubscribe link works for a year, then says how else to leave', async () => {
+    const person = { email: 'ann@example.com', firstName: 'Ann', source: 'website_footer' };
+    await postJson(newsletterSubscribe, '/api/newsletter/subscribe', person);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61 * 60_000 });
+    await postJson(newsletterSubscribe, '/api/newsletter/subscribe', person);
+    const [first, second] = await smtp.waitFor(2);
+    const tokens = [first!, second!].map((mail) => ({
+      confirm: linkAfter(mail, 'Confirm my subscription').searchParams.get('token') ?? '',
+      unsubscribe: oneClickUrl(mail).searchParams.get('token') ?? '',
+    }));
+    expect(tokens[1]!.unsubscribe).not.toBe(tokens[0]!.unsubscribe);
+    for (const token of tokens.flatMap(Object.values))
+      expect(Buffer.from(token.replace(/^v\d\./, '').split('.')[0]!, 'base64url').toString('latin1')).not.toMatch(
+        /ann|example/i,
+      );
+    expect((await postJson(newsletterConfirm, '/api/newsletter/confirm', { token: tokens[1]!.confirm })).status).toBe(
+      200,
+    );
+
+    vi.setSystemTime(Date.now() + 366 * 24 * 3600_000);
+    const late = await postJson(newsletterUnsubscribe, '/api/newsletter/unsubscribe', {
+      token: tokens[0]!.unsubscribe,
+    });
+    expect(late.status).toBe(410);
+    expect(((await late.json()) as { error: string }).error).toBe(
+      'This unsubscribe link has expired: unsubscribe links work for a year after their e-mail was sent. Use the link in a more recent e-mail from us, or write to hello@loopwork.example and we will remove you.',
+    );
+    expect(await store.getSubscriber('ann@example.com')).toMatchObject({ status: 'confirmed' });
+    vi.setSystemTime(Date.now() - 2 * 24 * 3600_000);
+    const left = await postJson(newsletterUnsubscribe, '/api/newsletter/unsubscribe', {
+      token: tokens[1]!.unsubscribe,
+    });
+    expect(left.status).toBe(200);
+    expect(await store.getSubscriber('ann@example.com')).toMatchObject({ status: 'unsubscribed' });
+  });
+
+  test('an unsubscribe link sent before links were encrypted still unsubscribes, by one click or from the page', async () => {
+    for (const email of ['old1@example.com', 'old2@example.com']) {
+      await store.subscribe({ email, firstName: 'Old', source: 'website_footer' }, new Date());
+      await store.confirmSubscriber({ email, firstName: 'Old', source: 'website_footer' }, new Date());
+    }
+    const oneClick = await call(
+      newsletterUnsubscribe,
+      `/api/newsletter/unsubscribe?token=${legacyLinkToken({ a: 'unsubscribe', e: 'old1@example.com' })}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      },
+    );
+    expect(oneClick.status).toBe(200);
+    const page = await postJson(newsletterUnsubscribe, '/api/newsletter/unsubscribe', {
+      token: legacyLinkToken({ a: 'unsubscribe', e: 'old2@example.com' }),
+    });
+    expect(page.status).toBe(200);
+    for (const email of ['old1@example.com', 'old2@example.com'])
+      expect(await store.getSubscriber(email)).toMatchObject({ status: 'unsubscribed' });
   });
 
   test('SMTP down and the webhook failing for a while: everything is delivered once they are back, each webhook-id accepted once', async () => {
@@ -497,6 +604,21 @@ describe.each([
       lastError: `HTTP ${status}`,
     });
   });
+
+  test.each([301, 302, 303, 307, 308])(
+    'a webhook answered %i is retried, its error saying where the receiver redirected',
+    async (status) => {
+      receiver.answer(status, { location: 'https://hooks.example.net/catch/123?key=x' });
+      await postJson(leadsCreate, '/api/leads/create', CONTACT);
+      const [lead] = await store.listLeads({ offset: 0, limit: 1 });
+      expect(lead?.delivery?.find((delivery) => delivery.kind === 'webhook')).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        lastError: `HTTP ${status}: the receiver redirected to https://hooks.example.net/catch/123; redirects are not followed, so set LEAD_WEBHOOK_URL to where it points`,
+      });
+      expect(receiver.requests).toHaveLength(1);
+    },
+  );
 
   test('a webhook that does not answer within 10 s, and an SMTP server that stalls past the attempt deadline, are retried', async () => {
     receiver.answer('hang');
@@ -721,6 +843,17 @@ describe.each([
     expect(await store.countLeads()).toBe(variants.length);
   });
 
+  test('addresses at subdomains of one Fastmail inbox get one confirmation between them within an hour', async () => {
+    const spellings = ['victim@fastmail.com', 'a@victim.fastmail.com', 'shop+x@victim.fastmail.com'];
+    for (const [index, email] of spellings.entries()) {
+      const signUp = { email, firstName: 'Victim', source: 'website_footer' };
+      const ip = `198.51.100.${index + 1}`;
+      expect((await postJson(newsletterSubscribe, '/api/newsletter/subscribe', signUp, ip)).status).toBe(201);
+    }
+    expect(smtp.messages.map((mail) => addresses(mail, 'to'))).toEqual([['victim@fastmail.com']]);
+    expect(await store.countSubscribers()).toBe(spellings.length);
+  });
+
   test('20 subscriptions of one address within an hour send one confirmation; a confirmed address keeps its name', async () => {
     for (let index = 0; index < 20; index += 1) {
       const response = await postJson(
@@ -845,6 +978,30 @@ describe.each([
       expect((await postJson(leadsCreate, '/api/leads/create', { ...CONTACT, notes })).status).toBe(201);
       const { leads } = await store.spamOverview({ offset: 0, limit: 10 });
       expect(leads[0]?.spam?.reasons).toEqual(['5 links in the message (at most 3 allowed)']);
+      expect(smtp.messages).toHaveLength(0);
+      expect(receiver.requests).toHaveLength(0);
+    });
+
+    test('links count in every field the owner is shown, not only the message', async () => {
+      const lead = {
+        ...CONTACT,
+        notes: 'We would like a quote, please.',
+        name: 'Win https://prize.example now at www.prize.example',
+        company: 'https://cheap.example',
+        page: '/contact?next=https://page.example',
+        attribution: {
+          referrer: 'https://referrer.example',
+          utm_source: 'www.source.example',
+          utm_campaign: 'https://campaign.example',
+          utm_content: 'https://content.example',
+        },
+      };
+      expect((await postJson(leadsCreate, '/api/leads/create', lead)).status).toBe(201);
+      const { leads } = await store.spamOverview({ offset: 0, limit: 10 });
+      expect(leads[0]?.spam?.reasons).toEqual([
+        '8 links in the name, company, page, referrer, utm_source, utm_campaign and utm_content (at most 3 allowed)',
+      ]);
+      expect(await store.countLeads()).toBe(0);
       expect(smtp.messages).toHaveLength(0);
       expect(receiver.requests).toHaveLength(0);
     });

@@ -278,6 +278,25 @@ describe('what is stored', () => {
     ).toEqual({ email: 'Please enter a valid email address' });
   });
 
+  test('look-alike spellings of one address make one subscriber and one lead address, which one erasure removes', async () => {
+    const spellings = ['victim@gmail.com', 'victim@gmail.com\u200b', 'victim@gm\u00adail.com', 'victim@ｇｍａｉｌ.com'];
+    for (const email of spellings) {
+      const signUp = { email, firstName: 'Victim', source: 'website_footer' };
+      expect((await call(newsletterSubscribe, '/api/newsletter/subscribe', signUp)).status).toBe(201);
+      const lead = { name: 'Victim', email, source: 'contact_form' };
+      expect((await call(leadsCreate, '/api/leads/create', lead)).status).toBe(201);
+    }
+    const store = fileStore();
+    expect((await store.listSubscribers({ offset: 0, limit: 10 })).map((subscriber) => subscriber.email)).toEqual([
+      'victim@gmail.com',
+    ]);
+    expect(new Set((await store.listLeads({ offset: 0, limit: 10 })).map((lead) => lead.email))).toEqual(
+      new Set(['victim@gmail.com']),
+    );
+    expect(await store.deleteSubscriber('victim@gmail.com')).toBe(true);
+    expect(await store.countSubscribers()).toBe(0);
+  });
+
   test('the footer form sends the full name as firstName and no lastName', async () => {
     const { status } = await call(newsletterSubscribe, '/api/newsletter/subscribe', {
       email: 'ada@example.com',

@@ -112,10 +112,28 @@ describe("the e-mails' links", () => {
     );
   });
 
-  test('a local run links to the address the page was opened at', () => {
-    environment({ SITE_LOCAL_RUN: 'true' });
-    expect(siteOrigin(new Request('http://localhost:4399/api/x'), { site: { id: '', name: '', url: '' } })).toBe(
-      'http://localhost:4399',
+  test.each(['http://localhost:4399', 'http://127.0.0.1:8080', 'http://[::1]:4321', 'http://localhost'])(
+    'a local run opened at the loopback address %s links to it',
+    (origin) => {
+      environment({ SITE_LOCAL_RUN: 'true' });
+      expect(siteOrigin(new Request(`${origin}/api/x`), { site: { id: '', name: '', url: '' } })).toBe(origin);
+    },
+  );
+
+  test.each(['http://evil.example', 'http://localhost.evil.example', 'http://127.0.0.1.evil.example:4321'])(
+    'a local run reached with the Host %s links to the configured site URL instead',
+    (origin) => {
+      environment({ SITE_LOCAL_RUN: 'true', PUBLIC_SITE_URL: 'http://192.168.1.20:4321' });
+      expect(siteOrigin(new Request(`${origin}/api/x`), { site: { id: '', name: '', url: '' } })).toBe(
+        'http://192.168.1.20:4321',
+      );
+    },
+  );
+
+  test('a local run reached at the configured site URL links to it', () => {
+    environment({ SITE_LOCAL_RUN: 'true', PUBLIC_SITE_URL: 'http://192.168.1.20:4321' });
+    expect(siteOrigin(new Request('http://192.168.1.20:4321/api/x'), { site: { id: '', name: '', url: '' } })).toBe(
+      'http://192.168.1.20:4321',
     );
   });
 });

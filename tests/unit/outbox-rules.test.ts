@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
+import { headerAddress } from '../../functions/_lib/delivery/mail-transport';
 import { greeting, mailbox } from '../../functions/_lib/delivery/messages';
+import { answerFailure } from '../../functions/_lib/delivery/webhooks';
 import {
   afterAttempt,
   backoffMs,
@@ -195,11 +197,49 @@ describe('the mailbox an address delivers to, for the e-mail limits', () => {
     ['a.d.a@gmail.com', 'ada@gmail.com'],
     ['A.da+x@googlemail.com', 'ada@gmail.com'],
     ['a.da@example.com', 'a.da@example.com'],
+    ['victim@fastmail.com', 'victim@fastmail.com'],
+    ['a@victim.fastmail.com', 'victim@fastmail.com'],
+    ['shop+x@victim.fastmail.com', 'victim@fastmail.com'],
+    ['a@victim.fastmail.fm', 'victim@fastmail.fm'],
+    ['a@victim.example.com', 'a@victim.example.com'],
   ])('%s is %s', (email, expected) => {
     expect(mailbox({ email })).toBe(expected);
   });
 
   test('an internationalised domain counts in its ASCII form', () => {
     expect(mailbox({ email: 'ada@bücher.de', emailAscii: 'ada@xn--bcher-kva.de' })).toBe('ada@xn--bcher-kva.de');
+  });
+});
+
+describe('the addresses of an e-mail, as nodemailer is handed them', () => {
+  test.each([
+    ['"Nia Okafor" <nia@example.com>', { name: 'Nia Okafor', address: 'nia@example.com' }],
+    ['"Zoë <ceo@loopwork.test>" <nia@example.com>', { name: 'Zoë <ceo@loopwork.test>', address: 'nia@example.com' }],
+    ['Loopwork <hello@loopwork.example>', { name: 'Loopwork', address: 'hello@loopwork.example' }],
+    ['nia@example.com', 'nia@example.com'],
+    ['"=?utf-8?B?Q0VP?=" <nia@example.com>', { name: '= ?utf-8?B?Q0VP?=', address: 'nia@example.com' }],
+  ])('%s, as stored, is %j', (stored, expected) => {
+    expect(headerAddress(stored)).toEqual(expected);
+  });
+});
+
+describe('a webhook answer other than 2xx', () => {
+  const RECEIVER = 'https://hooks.example.com/catch';
+  test.each([
+    ...[301, 302, 303, 307, 308, 408, 429, 500, 502, 503].map((status) => [status, 'retried', false] as const),
+    ...[400, 401, 403, 404, 409, 410, 422].map((status) => [status, 'dead at once', true] as const),
+  ])('%i is %s', (status, _label, permanent) => {
+    expect(answerFailure(status, null, RECEIVER).permanent).toBe(permanent);
+  });
+
+  test.each([
+    ['https://hooks.example.net/new?key=secret', 'to https://hooks.example.net/new'],
+    ['/catch/', 'to https://hooks.example.com/catch/'],
+    ['http://[', 'without saying where'],
+    [null, 'without saying where'],
+  ])('a redirect to %s says it went %s, without its query', (location, said) => {
+    expect(answerFailure(301, location, RECEIVER).message).toBe(
+      `HTTP 301: the receiver redirected ${said}; redirects are not followed, so set LEAD_WEBHOOK_URL to where it points`,
+    );
   });
 });

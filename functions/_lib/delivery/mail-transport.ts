@@ -8,6 +8,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
 import { site } from '../../../src/site.config';
 import { getEnv, isLocalRun, localDataDir } from '../platform/env';
 import type { OutboxEntry, OutboxMessage } from '../store/types';
@@ -46,6 +47,20 @@ export function mailFrom(): string {
   return getEnv().MAIL_FROM ?? `"${site.name.replaceAll('"', '')}" <${site.email}>`;
 }
 
+/**
+ * An address as the outbox's messages and MAIL_FROM hold it (`"Name" <address>`, `Name <address>`
+ * or a bare address), read by nodemailer's own parser into a name and an address, so that
+ * nodemailer quotes or encodes the name itself. An RFC 2047 encoded-word in a name
+ * (`=?utf-8?B?…?=`) is broken up (`= ?utf-8?B?…`): mail clients decode one even inside quotes, so
+ * a lead could otherwise name itself `CEO <ceo@…>` in the owner's Reply-To. Anything that is not
+ * one mailbox is handed over as it is.
+ */
+export function headerAddress(value: string): { name: string; address: string } | string {
+  const [mailbox, ...more] = addressparser(value, { flatten: true });
+  if (!mailbox?.address || more.length > 0) return value;
+  return mailbox.name ? { name: mailbox.name.replaceAll('=?', '= ?'), address: mailbox.address } : mailbox.address;
+}
+
 let smtp: { url: string; transporter: Transporter } | undefined;
 
 function smtpTransport(url: string): Transporter {
@@ -74,9 +89,9 @@ type MailMessage = Extract<OutboxMessage, { channel: 'mail' }>;
 function envelope(entry: OutboxEntry, message: MailMessage) {
   const domain = /@([^>\s]+)>?\s*$/.exec(mailFrom())?.[1] ?? 'localhost';
   return {
-    from: mailFrom(),
-    to: message.to,
-    ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+    from: headerAddress(mailFrom()),
+    to: message.to.map(headerAddress),
+    ...(message.replyTo ? { replyTo: headerAddress(message.replyTo) } : {}),
     subject: message.subject,
     text: message.text,
     html: message.html,

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Attribution, Lead, Subscriber } from '../../../src/shared/records';
 import { guidePathFor } from '../../../src/shared/pages';
 import { site } from '../../../src/site.config';
-import { CONFIRM_LINK_TTL_MS, LINK_PAGES, linkUrl, signLink } from './links';
+import { CONFIRM_LINK_TTL_MS, LINK_PAGES, linkUrl, sealLink, UNSUBSCRIBE_LINK_TTL_MS } from './links';
 import type { NewOutboxEntry, SubscribeInput } from '../store/types';
 import { renderMail, type Block } from './mail-layout';
 
@@ -47,10 +47,17 @@ export const MAILBOX_INTERVAL_SECONDS = 3600;
 const DOTLESS_DOMAINS: Record<string, string> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
 
 /**
+ * Providers whose subdomains are inboxes: Fastmail delivers `anything@user.fastmail.com` to
+ * `user@fastmail.com`.
+ */
+const SUBDOMAIN_INBOX_DOMAINS = ['fastmail.com', 'fastmail.fm'];
+
+/**
  * The mailbox an address delivers to, as far as the limits go: lower case, the domain in ASCII,
- * the local part without a `+tag` (most providers deliver `ada+x@` to `ada@`), and for Gmail
- * without dots. `Ada+1@gmail.com` and `a.d.a@googlemail.com` are one mailbox, so the forms cannot
- * flood it through variants of its address.
+ * the local part without a `+tag` (most providers deliver `ada+x@` to `ada@`), for Gmail without
+ * dots, and for a provider whose subdomains are inboxes, the inbox the subdomain names.
+ * `Ada+1@gmail.com` and `a.d.a@googlemail.com` are one mailbox, as are `a@ada.fastmail.com` and
+ * `ada@fastmail.com`, so the forms cannot flood it through variants of its address.
  */
 export function mailbox(record: { email: string; emailAscii?: string }): string {
   const address = (record.emailAscii ?? record.email).toLowerCase();
@@ -59,6 +66,12 @@ export function mailbox(record: { email: string; emailAscii?: string }): string 
   let local = address.slice(0, at).split('+')[0] ?? '';
   const dotless = DOTLESS_DOMAINS[domain];
   if (dotless) local = local.replaceAll('.', '');
+  const provider = SUBDOMAIN_INBOX_DOMAINS.find((name) => domain.endsWith(`.${name}`));
+  if (provider)
+    return `${domain
+      .slice(0, -provider.length - 1)
+      .split('.')
+      .at(-1)}@${provider}`;
   return `${local}@${dotless ?? domain}`;
 }
 
@@ -71,7 +84,11 @@ function mailboxThrottle(kind: string, record: { email: string; emailAscii?: str
   return { key: `${kind}:${digest}`, seconds: MAILBOX_INTERVAL_SECONDS };
 }
 
-/** A display name for a header, quoted, without anything that could end the quote or the line. */
+/**
+ * A display name for a header, quoted, without anything that could end the quote or the line: the
+ * form every stored message has, which the transport reads back into a name and an address for
+ * nodemailer to encode (headerAddress in mail-transport.ts).
+ */
 const displayName = (name: string) => `"${name.replaceAll(/["\\\r\n]/g, ' ').trim()}"`;
 
 function attributionRows(attribution: Attribution | undefined): [string, string | undefined][] {
@@ -204,9 +221,9 @@ export function leadEntries(lead: Lead, settings: DeliverySettings): NewOutboxEn
   return entries;
 }
 
-/** The confirmation e-mail of a subscription, with its signed links and RFC 8058 one-click unsubscribe. */
+/** The confirmation e-mail of a subscription, with its opaque links and RFC 8058 one-click unsubscribe. */
 export function confirmationEntry(input: SubscribeInput, now: Date, settings: DeliverySettings): NewOutboxEntry {
-  const confirm = signLink({
+  const confirm = sealLink({
     a: 'confirm',
     e: input.email,
     f: input.firstName,
@@ -218,7 +235,7 @@ export function confirmationEntry(input: SubscribeInput, now: Date, settings: De
     ...(input.page ? { p: input.page } : {}),
     ...(input.policyDate ? { d: input.policyDate } : {}),
   });
-  const leave = signLink({ a: 'unsubscribe', e: input.email });
+  const leave = sealLink({ a: 'unsubscribe', e: input.email, x: now.getTime() + UNSUBSCRIBE_LINK_TTL_MS });
   const unsubscribePage = linkUrl(settings.origin, LINK_PAGES.unsubscribe, leave);
   const body = renderMail(
     'Please confirm your subscription',

@@ -4,6 +4,12 @@
  * own, see AfterAnswerHook); the scheduled sweep (functions/outbox-sweep.ts,
  * every minute) delivers whatever is due: retries after a failure, and anything a crashed or
  * timed-out function left. Both claim entries first, so an entry is never sent by two at once.
+ *
+ * Never by two at once, but possibly twice: an outcome is recorded after the attempt, so a process
+ * killed in between leaves a sent entry pending, and it goes out again when its lease ends. This is
+ * at-least-once delivery, as an outbox must be (the alternative loses messages); the ids that
+ * receivers dedupe by (the e-mail's Message-ID, the webhook-id) are the entry's id, the same on
+ * every attempt.
  */
 import type { Context } from '@netlify/functions';
 import { DeliveryFailure, sendMail } from './mail-transport';

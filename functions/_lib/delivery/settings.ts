@@ -6,15 +6,21 @@ import { getEnv, isLocalRun } from '../platform/env';
 import { mailFrom, mailMode } from './mail-transport';
 import type { DeliverySettings } from './messages';
 
+/** Host names that only ever reach the machine itself: a request naming one came from a browser on it. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 /**
- * The origin the e-mails' links point at. Deployed: PUBLIC_SITE_URL, else the site's main URL as
- * Netlify gives it; never the request's Host, which a client chooses. Locally: the address the
- * page was opened at, so links work on whatever port the server runs.
+ * The origin the e-mails' links point at: the site's configured URL (PUBLIC_SITE_URL, else the
+ * site's main URL as Netlify gives it), never a Host a client chose. A local run may listen
+ * beyond the machine (`HOST=0.0.0.0`), where anyone can send any Host: there the address the page
+ * was opened at is used only when it is a loopback name (any port, so links work on whatever port
+ * the server runs) or the configured URL itself.
  */
 export function siteOrigin(req: Request, context: Pick<Context, 'site'>): string {
-  if (isLocalRun()) return new URL(req.url).origin;
-  const configured = process.env.PUBLIC_SITE_URL || context.site?.url || process.env.URL || site.url;
-  return new URL(configured).origin;
+  const configured = new URL(process.env.PUBLIC_SITE_URL || context.site?.url || process.env.URL || site.url).origin;
+  if (!isLocalRun()) return configured;
+  const opened = new URL(req.url);
+  return LOOPBACK_HOSTS.has(opened.hostname) || opened.origin === configured ? opened.origin : configured;
 }
 
 /** Who is told about leads: LEADS_NOTIFY_TO, or the site's contact address. */

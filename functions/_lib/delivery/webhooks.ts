@@ -2,7 +2,12 @@
  * Sends an outbox webhook to LEAD_WEBHOOK_URL, signed per Standard Webhooks: `webhook-id` is the
  * entry's id (the same on every retry, so receivers drop duplicates), `webhook-timestamp` the
  * time of this attempt, `webhook-signature` the HMAC of both with the body. 2xx is delivered;
- * 408, 429, 5xx, network errors and timeouts are retried; anything else is a permanent failure.
+ * 3xx, 408, 429, 5xx, network errors and timeouts are retried; anything else is a permanent failure.
+ *
+ * Delivery is at least once, not exactly once: an attempt is recorded after it ends, so a process
+ * killed between a 2xx and its record, or a timeout after the receiver acted, sends the same
+ * webhook again once its lease ends. That is correct for an outbox; a repeat carries the same
+ * `webhook-id`, and receivers drop an id they have already processed (README, Webhooks).
  */
 import { Webhook } from 'standardwebhooks';
 import { getEnv } from '../platform/env';
@@ -42,6 +47,31 @@ export async function sendWebhook(entry: OutboxEntry, message: WebhookMessage): 
   }
   await response.body?.cancel().catch(() => undefined);
   if (response.ok) return 'webhook';
-  const retry = response.status === 408 || response.status === 429 || response.status >= 500;
-  throw new DeliveryFailure(`HTTP ${response.status}`, !retry);
+  throw answerFailure(response.status, response.headers.get('location'), url);
+}
+
+/**
+ * Why an answer other than 2xx failed, and whether to retry it. A redirect is not followed (the
+ * signed POST would go where the receiver says, and most clients turn it into a GET); it is
+ * retried, since each attempt reads LEAD_WEBHOOK_URL afresh, and its error says where it points
+ * (origin and path: a query may hold a key), so the owner can set the URL there.
+ */
+export function answerFailure(status: number, location: string | null, url: string): DeliveryFailure {
+  if (status >= 300 && status < 400) {
+    let target = 'without saying where';
+    try {
+      if (location) {
+        const next = new URL(location, url);
+        target = `to ${`${next.origin}${next.pathname}`.slice(0, 200)}`;
+      }
+    } catch {
+      // A Location that is not a URL says nowhere.
+    }
+    return new DeliveryFailure(
+      `HTTP ${status}: the receiver redirected ${target}; redirects are not followed, so set LEAD_WEBHOOK_URL to where it points`,
+      false,
+    );
+  }
+  const retry = status === 408 || status === 429 || status >= 500;
+  return new DeliveryFailure(`HTTP ${status}`, !retry);
 }

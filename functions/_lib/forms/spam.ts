@@ -1,5 +1,6 @@
 /**
- * Whether a lead that passed the proof of work is still spam: too many links in its message, or,
+ * Whether a lead that passed the proof of work is still spam: too many links in what the owner is
+ * shown of it (its message, name, company, page and first touch), or,
  * when AKISMET_API_KEY is set, Akismet's verdict on it. A lead judged spam is kept with a spam
  * mark (the admin's Spam section, where "Not spam" releases it), never dropped; a check that
  * fails or is slow keeps the lead as if it had passed and says it was not checked.
@@ -8,7 +9,7 @@
  * key travels as a parameter (so AKISMET_ENDPOINT can point at any server, a local one in the
  * tests), and the request gets a deadline the package cannot set.
  */
-import type { ContentCheck, SpamMark } from '../../../src/shared/records';
+import type { Attribution, ContentCheck, SpamMark } from '../../../src/shared/records';
 import { getEnv } from '../platform/env';
 
 /** How long a lead waits for Akismet before it is kept unchecked. */
@@ -27,6 +28,11 @@ export interface Submission {
   email: string;
   /** The message (or the guide form's note). */
   content?: string;
+  company?: string;
+  /** The path of the page the form was on. */
+  page?: string;
+  /** The first touch the form sent along. */
+  attribution?: Attribution;
   /** The full URL of the page the form was on. */
   permalink?: string;
   ip?: string;
@@ -84,12 +90,50 @@ async function askAkismet(key: string, endpoint: string, blog: string, submissio
   }
 }
 
+/** A bare host name, as the site's pages send a referring site (`www.linkedin.com`). */
+const HOST = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/i;
+
+/**
+ * Every field of a lead the owner is shown (the notification, the admin page), by the name a
+ * reason gives it: a link is as visible, and as clickable, in a name or a campaign as in the
+ * message. The referrer is the one field whose ordinary value is a host: as such it counts for
+ * nothing (or every visitor from `www.google.com` would carry a link), anything more counts.
+ */
+function shownFields({ content, name, company, page, attribution }: Submission): [string, string | undefined][] {
+  const referrer = attribution?.referrer;
+  return [
+    ['message', content],
+    ['name', name],
+    ['company', company],
+    ['page', page],
+    ['landing page', attribution?.landingPage],
+    ['referrer', referrer && HOST.test(referrer) ? undefined : referrer],
+    ['utm_source', attribution?.utm_source],
+    ['utm_medium', attribution?.utm_medium],
+    ['utm_campaign', attribution?.utm_campaign],
+    ['utm_term', attribution?.utm_term],
+    ['utm_content', attribution?.utm_content],
+  ];
+}
+
+/** `8 links in the name, company and page (at most 3 allowed)` when there are more links than allowed. */
+export function linkReason(submission: Submission, allowed: number): string | undefined {
+  const holding = shownFields(submission)
+    .map(([field, text]) => [field, countLinks(text)] as const)
+    .filter(([, links]) => links > 0);
+  const links = holding.reduce((sum, [, count]) => sum + count, 0);
+  if (links <= allowed) return undefined;
+  const fields = holding.map(([field]) => field);
+  const where = fields.length > 1 ? `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}` : fields[0];
+  return `${links} links in the ${where} (at most ${allowed} allowed)`;
+}
+
 /** Screens a lead: links first (no request needed), then Akismet when configured. `blog` is the site's origin. */
 export async function screenLead(submission: Submission, blog: string): Promise<Screening> {
   const env = getEnv();
   const reasons: string[] = [];
-  const links = countLinks(submission.content);
-  if (links > env.SPAM_MAX_LINKS) reasons.push(`${links} links in the message (at most ${env.SPAM_MAX_LINKS} allowed)`);
+  const links = linkReason(submission, env.SPAM_MAX_LINKS);
+  if (links) reasons.push(links);
   let contentCheck: ContentCheck | undefined;
   if (env.AKISMET_API_KEY) {
     contentCheck = await askAkismet(env.AKISMET_API_KEY, env.AKISMET_ENDPOINT, blog, submission);

@@ -23,11 +23,11 @@ const EnvSchema = z
     ),
     /** A plain admin password: accepted only off Netlify, for local use. */
     ADMIN_PASSWORD: optional(z.string().min(1)),
-    /** Signs admin session cookies (and, through a derived key, the newsletter's links): at least 32 random characters. */
+    /** Signs admin session cookies (and, through derived keys, encrypts the newsletter's links): at least 32 random characters. */
     SESSION_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
     /** Signs the forms' proof-of-work challenges; derived from SESSION_SECRET when unset. */
     ALTCHA_HMAC_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
-    /** A lead whose message holds more links than this is held as spam. */
+    /** A lead holding more links than this, in any field the owner is shown, is held as spam. */
     SPAM_MAX_LINKS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(1000).default(3)),
     /** Turns on Akismet's check of every lead (akismet.com); leads are kept, unchecked, when it fails. */
     AKISMET_API_KEY: optional(

@@ -1,0 +1,39 @@
+import { describe, expect, test } from 'vitest';
+import { linkReason } from '../../functions/_lib/forms/spam';
+
+const LEAD = { name: 'Nia Okafor', email: 'nia@example.com' };
+
+describe('the link rule of a lead', () => {
+  test.each([
+    ['three links in the message', { content: 'https://a.example www.b.example https://c.example' }, undefined],
+    [
+      'four links in the message',
+      { content: 'https://a.example www.b.example https://c.example [url=d]' },
+      '4 links in the message (at most 3 allowed)',
+    ],
+    [
+      'links spread over the name, company and a campaign',
+      {
+        name: 'www.a.example',
+        company: 'https://b.example',
+        attribution: { utm_campaign: 'https://c.example www.d.example' },
+      },
+      '4 links in the name, company and utm_campaign (at most 3 allowed)',
+    ],
+    [
+      'a referrer that is a host, as the pages send it, with three links in the message',
+      { content: 'https://a.example https://b.example https://c.example', attribution: { referrer: 'www.google.com' } },
+      undefined,
+    ],
+    [
+      'a referrer that is a URL',
+      {
+        content: 'https://a.example https://b.example https://c.example',
+        attribution: { referrer: 'https://x.example/' },
+      },
+      '4 links in the message and referrer (at most 3 allowed)',
+    ],
+  ])('%s', (_label, fields, expected) => {
+    expect(linkReason({ ...LEAD, ...fields }, 3)).toBe(expected);
+  });
+});
