@@ -63,3 +63,17 @@ test('only the content function ships dist/api-data.json', () => {
   );
   expect(shipping.map((bundle) => bundle.name)).toEqual(['content']);
 });
+
+test('one function serves the newsletter sign-up at both paths, with the privacy policy date it records', () => {
+  const signUp = bundles.find((bundle) => bundle.name === 'newsletter-subscribe');
+  expect(signUp?.routes?.map((route) => route.pattern)).toEqual(['/api/newsletter/subscribe', '/api/subscribers']);
+  expect(
+    (signUp?.includedFiles ?? []).some((file) => file.endsWith(path.join('dist', 'privacy-policy-version.json'))),
+  ).toBe(true);
+});
+
+test('no two functions claim the same path', () => {
+  const patterns = bundles.flatMap((bundle) => (bundle.routes ?? []).map((route) => route.pattern));
+  expect(patterns.length).toBeGreaterThan(5);
+  expect(new Set(patterns).size).toBe(patterns.length);
+});

@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { ApiMiniApp as MiniApp, ApiPost as Post, ApiSector as Sector } from '../../src/shared/api';
+import { e2eOrigin, uniqueEmail } from '../support/e2e-env';
+import { proofFrom } from '../support/proof-of-work';
 
 test.describe('the /api serves what the pages show', () => {
   test('sectors: list and detail agree with the sector pages', async ({ request, page }) => {
@@ -96,4 +98,27 @@ test('content responses can be cached by the CDN until the next deploy', async (
   const response = await request.get('/api/sectors');
   expect(response.headers()['netlify-cdn-cache-control']).toContain('durable');
   expect(response.headers()['x-content-type-options']).toBe('nosniff');
+});
+
+test.describe('the newsletter sign-up answers at both of its paths', () => {
+  for (const [path, names, source] of [
+    ['/api/newsletter/subscribe', { firstName: 'Footer Person' }, 'website_footer'],
+    ['/api/subscribers', { firstName: 'Blog', lastName: 'Reader' }, 'newsletter_footer'],
+  ] as const) {
+    test(`POST ${path} stores a sign-up`, async ({ request }) => {
+      const response = await request.post(path, {
+        data: { email: uniqueEmail('both-paths'), ...names, source, altcha: await proofFrom(e2eOrigin) },
+      });
+      expect(response.status()).toBe(201);
+      expect(await response.json()).toEqual({ ok: true });
+    });
+  }
+
+  test('each path checks its own form: only the blog form requires a last name', async ({ request }) => {
+    const response = await request.post('/api/subscribers', {
+      data: { email: uniqueEmail('both-paths'), firstName: 'Footer Person', source: 'website_footer' },
+    });
+    expect(response.status()).toBe(422);
+    expect((await response.json()).fields).toEqual({ lastName: 'Last name is required' });
+  });
 });

@@ -14,7 +14,6 @@ import { DATABASE_FILE } from '../../functions/_lib/store/sqlite/database';
 import { createRedisStore, createSqliteStore, type SqliteStore } from '../support/stores';
 import leadsCreate from '../../functions/leads-create';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';
-import subscribers from '../../functions/subscribers';
 import { createContext } from '../../scripts/harness/functions';
 import { PROOF_OF_WORK_FIELD } from '../../src/shared/proof-of-work';
 import { proofFromHandler } from '../support/proof-of-work';
@@ -64,7 +63,12 @@ function post(
  * Calls a form endpoint as the site's forms do: a body given as an object gets a freshly solved
  * proof of work unless it brings its own `altcha` (a string body is sent as it is).
  */
-async function call(handler: typeof subscribers, url: string, body: unknown, options?: Parameters<typeof post>[2]) {
+async function call(
+  handler: typeof newsletterSubscribe,
+  url: string,
+  body: unknown,
+  options?: Parameters<typeof post>[2],
+) {
   const withProof =
     typeof body === 'object' && body !== null && !Array.isArray(body) && !(PROOF_OF_WORK_FIELD in body)
       ? { ...body, [PROOF_OF_WORK_FIELD]: await proofFromHandler() }
@@ -101,7 +105,7 @@ afterEach(() => {
 
 describe('request checks', () => {
   test('a wrong method answers 405 with Allow', async () => {
-    const response = await subscribers(
+    const response = await newsletterSubscribe(
       new Request('http://localhost/api/subscribers'),
       createContext({ ip: '1.1.1.1' }),
     );
@@ -111,7 +115,7 @@ describe('request checks', () => {
   });
 
   test('a body that is not JSON by content type answers 415', async () => {
-    const { status, json } = await call(subscribers, '/api/subscribers', 'email=a@b.c', {
+    const { status, json } = await call(newsletterSubscribe, '/api/subscribers', 'email=a@b.c', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(status).toBe(415);
@@ -124,7 +128,7 @@ describe('request checks', () => {
     ['a JSON array', '[1,2,3]', 400, /JSON object/],
     ['a JSON string', '"hello"', 400, /JSON object/],
   ])('%s answers %i', async (_label, body, status, message) => {
-    const result = await call(subscribers, '/api/subscribers', body);
+    const result = await call(newsletterSubscribe, '/api/subscribers', body);
     expect(result.status).toBe(status);
     expect(result.json.error).toMatch(message);
   });
@@ -194,7 +198,7 @@ describe('request checks', () => {
   });
 
   test('invalid fields answer 422 with the message of each field and store nothing', async () => {
-    const { status, json } = await call(subscribers, '/api/subscribers', {
+    const { status, json } = await call(newsletterSubscribe, '/api/subscribers', {
       email: 'not-an-email',
       firstName: '  ',
       source: 'newsletter_footer',
@@ -212,7 +216,7 @@ describe('request checks', () => {
   });
 
   test('an address longer than 254 characters is refused', async () => {
-    const { status, json } = await call(subscribers, '/api/subscribers', {
+    const { status, json } = await call(newsletterSubscribe, '/api/subscribers', {
       ...VALID,
       email: `${'a'.repeat(250)}@example.com`,
     });
@@ -231,9 +235,41 @@ describe('request checks', () => {
   });
 });
 
+describe('the newsletter sign-up at its two paths', () => {
+  const FOOTER = { email: 'ada@example.com', firstName: 'Ada Lovelace', source: 'website_footer' };
+
+  test('each path checks the body against its own form: the footer one may leave lastName out, the blog one may not', async () => {
+    expect((await call(newsletterSubscribe, '/api/newsletter/subscribe', FOOTER)).status).toBe(201);
+    const blog = await call(newsletterSubscribe, '/api/subscribers', FOOTER);
+    expect(blog.status).toBe(422);
+    expect(blog.json.fields).toEqual({ lastName: 'Last name is required' });
+    expect(await fileStore().countSubscribers()).toBe(1);
+  });
+
+  test('each path has its own rate limit', async () => {
+    configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '1' });
+    const ip = { ip: '198.51.100.9' };
+    expect((await call(newsletterSubscribe, '/api/newsletter/subscribe', FOOTER, ip)).status).toBe(201);
+    expect((await call(newsletterSubscribe, '/api/subscribers', VALID, ip)).status).toBe(201);
+    expect((await call(newsletterSubscribe, '/api/subscribers', VALID, ip)).status).toBe(429);
+  });
+
+  test('a trailing slash names the same form', async () => {
+    expect((await call(newsletterSubscribe, '/api/subscribers/', VALID)).status).toBe(201);
+    expect((await call(newsletterSubscribe, '/api/subscribers/', FOOTER)).status).toBe(422);
+  });
+
+  test('any other path answers 404 with a JSON error and stores nothing', async () => {
+    const { status, json } = await call(newsletterSubscribe, '/api/newsletter', VALID);
+    expect(status).toBe(404);
+    expect(json).toEqual({ error: 'No newsletter form at this path' });
+    expect(await fileStore().countSubscribers()).toBe(0);
+  });
+});
+
 describe('what is stored', () => {
   test('e-mails are trimmed and lower-cased before they are checked and stored', async () => {
-    const { status, json } = await call(subscribers, '/api/subscribers', {
+    const { status, json } = await call(newsletterSubscribe, '/api/subscribers', {
       ...VALID,
       email: '  Grace.Hopper@EXAMPLE.com ',
     });
@@ -245,7 +281,7 @@ describe('what is stored', () => {
   test.each(['1234', 'true', 'null', 'Zoë Ōtsuka-Ñúñez 🚀', '<script>alert(1)</script>', '"); DROP TABLE leads; --'])(
     'the name %s comes back as the same string',
     async (name) => {
-      await call(subscribers, '/api/subscribers', { ...VALID, firstName: name, lastName: name });
+      await call(newsletterSubscribe, '/api/subscribers', { ...VALID, firstName: name, lastName: name });
       await call(leadsCreate, '/api/leads/create', {
         name,
         email: 'lead@example.com',
@@ -259,7 +295,7 @@ describe('what is stored', () => {
   );
 
   test('an internationalised domain is stored as typed and in punycode for sending', async () => {
-    expect((await call(subscribers, '/api/subscribers', { ...VALID, email: 'Jo@Bücher.de' })).status).toBe(201);
+    expect((await call(newsletterSubscribe, '/api/subscribers', { ...VALID, email: 'Jo@Bücher.de' })).status).toBe(201);
     expect(
       (await call(leadsCreate, '/api/leads/create', { name: 'Jo', email: 'jo@bücher.de', source: 'zoho_guide' }))
         .status,
@@ -274,7 +310,8 @@ describe('what is stored', () => {
       emailAscii: 'jo@xn--bcher-kva.de',
     });
     expect(
-      (await call(subscribers, '/api/subscribers', { ...VALID, email: `${'a'.repeat(65)}@example.com` })).json.fields,
+      (await call(newsletterSubscribe, '/api/subscribers', { ...VALID, email: `${'a'.repeat(65)}@example.com` })).json
+        .fields,
     ).toEqual({ email: 'Please enter a valid email address' });
   });
 
@@ -332,7 +369,10 @@ describe('what is stored', () => {
 
 describe('abuse', () => {
   test('a filled honeypot answers like a success, stores nothing and is counted', async () => {
-    const { status, json } = await call(subscribers, '/api/subscribers', { ...VALID, website: 'http://spam.example' });
+    const { status, json } = await call(newsletterSubscribe, '/api/subscribers', {
+      ...VALID,
+      website: 'http://spam.example',
+    });
     expect(status).toBe(201);
     expect(json).toEqual({ ok: true });
     const store = fileStore();
@@ -342,7 +382,7 @@ describe('abuse', () => {
 
   /** Each form endpoint with a valid body and the name its honeypot catches are counted under. */
   const FORM_ENDPOINTS = [
-    ['POST /api/subscribers', subscribers, '/api/subscribers', VALID, 'subscribers'],
+    ['POST /api/subscribers', newsletterSubscribe, '/api/subscribers', VALID, 'subscribers'],
     [
       'POST /api/newsletter/subscribe',
       newsletterSubscribe,
@@ -387,7 +427,7 @@ describe('abuse', () => {
       statuses.push(
         (
           await call(
-            subscribers,
+            newsletterSubscribe,
             '/api/subscribers',
             { ...VALID, email: `b${index}@example.com` },
             { ip: '198.51.100.1' },
@@ -395,11 +435,11 @@ describe('abuse', () => {
         ).status,
       );
     expect(statuses).toEqual([201, 201, 201, 429]);
-    const limited = await call(subscribers, '/api/subscribers', VALID, { ip: '198.51.100.1' });
+    const limited = await call(newsletterSubscribe, '/api/subscribers', VALID, { ip: '198.51.100.1' });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.json.error).toMatch(/Too many submissions/);
-    expect((await call(subscribers, '/api/subscribers', VALID, { ip: '198.51.100.2' })).status).toBe(201);
+    expect((await call(newsletterSubscribe, '/api/subscribers', VALID, { ip: '198.51.100.2' })).status).toBe(201);
     expect(await fileStore().countSubscribers()).toBe(4);
   });
 
@@ -410,7 +450,7 @@ describe('abuse', () => {
       statuses.push(
         (
           await call(
-            subscribers,
+            newsletterSubscribe,
             '/api/subscribers',
             { ...VALID, email: `v6-${index}@example.com` },
             { ip: `2001:db8:5:6::${index}` },
@@ -418,14 +458,16 @@ describe('abuse', () => {
         ).status,
       );
     expect(statuses).toEqual([201, 201, 201, 429]);
-    expect((await call(subscribers, '/api/subscribers', VALID, { ip: '2001:db8:5:6:ffff:1:2:3' })).status).toBe(429);
-    expect((await call(subscribers, '/api/subscribers', VALID, { ip: '2001:db8:5:7::1' })).status).toBe(201);
+    expect((await call(newsletterSubscribe, '/api/subscribers', VALID, { ip: '2001:db8:5:6:ffff:1:2:3' })).status).toBe(
+      429,
+    );
+    expect((await call(newsletterSubscribe, '/api/subscribers', VALID, { ip: '2001:db8:5:7::1' })).status).toBe(201);
   });
 
   test.each([[''], ['unknown']])(
     'a request whose client IP is %j is refused with 400 and stores nothing',
     async (ip) => {
-      const { status, json } = await call(subscribers, '/api/subscribers', VALID, { ip });
+      const { status, json } = await call(newsletterSubscribe, '/api/subscribers', VALID, { ip });
       expect(status).toBe(400);
       expect(json).toEqual({ error: 'The client address of this request is unknown' });
       expect(await fileStore().countSubscribers()).toBe(0);
@@ -480,8 +522,8 @@ describe('idempotency keys', () => {
     expect([first.status, first.json, second.status, second.json]).toEqual([201, { ok: true }, 201, { ok: true }]);
     expect(await fileStore().countLeads()).toBe(1);
     const subscriberKey = crypto.randomUUID();
-    await call(subscribers, '/api/subscribers', VALID, withKey(subscriberKey));
-    await call(subscribers, '/api/subscribers', { ...VALID, firstName: 'Changed' }, withKey(subscriberKey));
+    await call(newsletterSubscribe, '/api/subscribers', VALID, withKey(subscriberKey));
+    await call(newsletterSubscribe, '/api/subscribers', { ...VALID, firstName: 'Changed' }, withKey(subscriberKey));
     expect((await fileStore().getSubscriber(VALID.email))?.firstName).toBe('Grace');
   });
 
@@ -507,7 +549,7 @@ describe('idempotency keys', () => {
 
   test('keys are scoped per endpoint: one key sent to two endpoints is two submissions', async () => {
     const key = crypto.randomUUID();
-    expect((await call(subscribers, '/api/subscribers', VALID, withKey(key))).status).toBe(201);
+    expect((await call(newsletterSubscribe, '/api/subscribers', VALID, withKey(key))).status).toBe(201);
     expect(
       (
         await call(
@@ -553,7 +595,7 @@ describe('store failures', () => {
     const blocked = path.join(folder, 'not-a-folder');
     writeFileSync(blocked, 'x');
     configure({ LOCAL_STORE_DIR: blocked });
-    const { status, json, headers } = await call(subscribers, '/api/subscribers', VALID);
+    const { status, json, headers } = await call(newsletterSubscribe, '/api/subscribers', VALID);
     expect(status).toBe(503);
     expect(json).toEqual({ error: 'The service is temporarily unavailable. Please try again in a moment.' });
     expect(headers.get('retry-after')).toBeTruthy();
@@ -567,7 +609,7 @@ describe('store failures', () => {
       const { request } = post('/api/subscribers', VALID);
       const context = createContext({ ip: '1.2.3.4' });
       context.deploy.context = deployContext;
-      const response = await subscribers(request, context);
+      const response = await newsletterSubscribe(request, context);
       expect(response.status).toBe(503);
       expect(await response.json()).toEqual({ error: 'Storage is not configured' });
       expect(existsSync(path.join(folder, DATABASE_FILE))).toBe(false);
@@ -600,7 +642,7 @@ describe('on Upstash Redis', () => {
   afterEach(() => bridge.setBroken(false));
 
   test('stores through the Upstash adapter', async () => {
-    expect((await call(subscribers, '/api/subscribers', { ...VALID, firstName: '1234' })).status).toBe(201);
+    expect((await call(newsletterSubscribe, '/api/subscribers', { ...VALID, firstName: '1234' })).status).toBe(201);
     const store = createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 2000 }));
     expect((await store.getSubscriber(VALID.email))?.firstName).toBe('1234');
   });
@@ -635,7 +677,7 @@ describe('on Upstash Redis', () => {
     const altcha = await proofFromHandler();
     bridge.setBroken(true);
     const started = Date.now();
-    const { status, text } = await call(subscribers, '/api/subscribers', { ...VALID, altcha });
+    const { status, text } = await call(newsletterSubscribe, '/api/subscribers', { ...VALID, altcha });
     const elapsed = Date.now() - started;
     expect(status).toBe(503);
     expect(elapsed).toBeLessThan(8000);
@@ -698,7 +740,7 @@ describe('on Upstash Redis', () => {
     const altcha = await proofFromHandler();
     await redis.stop();
     try {
-      const { status, text } = await call(subscribers, '/api/subscribers', { ...VALID, altcha });
+      const { status, text } = await call(newsletterSubscribe, '/api/subscribers', { ...VALID, altcha });
       expect(status).toBe(503);
       expect(text).not.toContain(TOKEN);
     } finally {

@@ -22,7 +22,6 @@ import { createRedisStore, createSqliteStore, type Store } from '../support/stor
 import challenge from '../../functions/challenge';
 import leadsCreate from '../../functions/leads-create';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';
-import subscribers from '../../functions/subscribers';
 import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
@@ -61,7 +60,7 @@ const FORMS = [
   },
   {
     name: 'subscribers',
-    handler: subscribers,
+    handler: newsletterSubscribe,
     url: '/api/subscribers',
     body: SUBSCRIBER,
     count: (store: Store) => store.countSubscribers(),
