@@ -16,6 +16,7 @@ import {
   type StoreVerbs,
 } from '../store/types';
 import { sendWebhook } from './webhooks';
+import { describeFailure } from '../platform/env';
 
 /**
  * How long one attempt may take before it counts as failed (and is retried after its backoff).
@@ -47,7 +48,7 @@ export async function attempt(entry: OutboxEntry, deadlineMs = ATTEMPT_DEADLINE_
         permanent: error.permanent,
         ...(error.notSetUp ? { notSetUp: true } : {}),
       };
-    return { kind: 'failed', error: error instanceof Error ? error.name : 'unknown error', permanent: false };
+    return { kind: 'failed', error: describeFailure(error), permanent: false };
   } finally {
     clearTimeout(timer);
   }
@@ -175,7 +176,7 @@ export function deliverAfterAnswer(
   context.waitUntil(
     delivery.catch((error: unknown) => {
       console.error(
-        `[${name}] delivery after the answer failed (the outbox sweep retries it): ${error instanceof Error ? error.name : 'unknown'}`,
+        `[${name}] delivery after the answer failed (the outbox sweep retries it): ${describeFailure(error)}`,
       );
     }),
   );
