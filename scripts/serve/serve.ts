@@ -22,7 +22,7 @@ import { RedirectsHandler } from '@netlify/redirects';
 import { PROJECT_ROOT } from '../harness/project.ts';
 import { loadFunctions } from './functions-runner.ts';
 import { resolveStaticPath } from './netlify-paths.ts';
-import { checkSettings, exitOnStartupError, loadLocalEnv } from './startup-checks.ts';
+import { checkSettings, ensurePortFree, exitOnStartupError, listenFailure, loadLocalEnv } from './startup-checks.ts';
 
 /** A request body left unread by its handler (a 413) is read and dropped up to this size; a larger one closes the connection. */
 const DRAIN_LIMIT = 1024 * 1024;
@@ -80,12 +80,14 @@ function discardBody(req: IncomingMessage): void {
 
 /**
  * Starts serving. Local settings (Upstash, rate limit, admin, PORT, HOST) come from .env when there
- * is one; a wrong one throws a StartupError naming every wrong value, before anything starts.
+ * is one; a wrong one, or a port that is taken, throws a StartupError that says what to do, before
+ * anything starts.
  */
 export async function startServer({ projectRoot = PROJECT_ROOT, ...given }: ServerOptions = {}) {
   loadLocalEnv(projectRoot);
   const settings = await checkSettings(projectRoot);
   const { port = settings.port, host = settings.host } = given;
+  await ensurePortFree({ port, host });
 
   const netlify = new NetlifyDev({
     projectRoot,
@@ -240,9 +242,20 @@ export async function startServer({ projectRoot = PROJECT_ROOT, ...given }: Serv
   // Scheduled functions (the outbox sweep) and the delivery thread run while the server does.
   server.on('close', () => void functions.stop());
 
-  server.listen(port, host, () => {
-    console.log(`Serving the production build at http://${host}:${port}`);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    // Taken since the check above: nothing may keep the process alive on the way out.
+    await Promise.all([netlify.stop(), functions.stop()]);
+    throw listenFailure(error, { port, host });
+  }
+  console.log(`Serving the production build at http://${host}:${port}`);
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, async () => {
@@ -259,7 +272,7 @@ export async function startServer({ projectRoot = PROJECT_ROOT, ...given }: Serv
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--check')) {
     loadLocalEnv(PROJECT_ROOT);
-    await checkSettings(PROJECT_ROOT).catch(exitOnStartupError);
+    await checkSettings(PROJECT_ROOT).then(ensurePortFree).catch(exitOnStartupError);
   } else {
     await startServer().catch(exitOnStartupError);
   }

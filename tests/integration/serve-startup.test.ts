@@ -1,9 +1,10 @@
 /**
- * What `npm start` and `npm run serve` say when they cannot serve: every wrong setting at once;
- * then they exit non-zero, with no stack trace.
+ * What `npm start` and `npm run serve` say when they cannot serve: every wrong setting at once, or
+ * the port that is taken and how to pick another; then they exit non-zero, with no stack trace.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -68,5 +69,23 @@ describe('wrong settings', () => {
     expect(code).toBe(1);
     expect(output).toContain('PORT: must be a whole number from 1 to 65535');
     expect(output).toContain('SESSION_SECRET: must be at least 32 characters');
+  });
+});
+
+describe('a port in use', () => {
+  let blocker: net.Server;
+  afterEach(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+
+  test('is named, with how to choose another, and the server exits non-zero', { timeout: TIMEOUT_MS }, async () => {
+    blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, 'localhost', resolve));
+    const { port } = blocker.address() as net.AddressInfo;
+    const { code, output, served } = await serve({ PORT: String(port) });
+    expect(served).toBe(false);
+    expect(code).toBe(1);
+    expect(output).toContain(`Port ${port} on localhost is already in use`);
+    expect(output).toContain(`PORT=${port + 1} npm start`);
+    expect(output).not.toContain('EADDRINUSE');
+    expect(output).not.toMatch(/^\s+at /m);
   });
 });
