@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { clearedSessionCookie } from './_lib/admin/auth';
-import { ADMIN_HEADERS, adminConfig, cookieSession, requireSameOrigin } from './_lib/admin/session';
+import { ADMIN_HEADERS, adminConfig, cookieSession, requireSameOrigin, secureCookie } from './_lib/admin/session';
 import { endpoint, json, requireMethod } from './_lib/platform/http';
 import { getStore } from './_lib/store/get-store';
 
@@ -14,7 +14,7 @@ export default endpoint({ name: 'admin-logout', headers: ADMIN_HEADERS }, async 
     const store = await getStore();
     await store.deleteSession(session.sessionId);
   }
-  return json(200, { authenticated: false }, { 'Set-Cookie': clearedSessionCookie() });
+  return json(200, { authenticated: false }, { 'Set-Cookie': clearedSessionCookie(secureCookie(req)) });
 });
 
 export const config: Config = { path: '/api/admin/logout' };
