@@ -6,7 +6,8 @@ import { Email } from '../../../src/shared/schemas';
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 
-const EnvSchema = z
+/** Every variable the functions read, with its rule; `.env.example` documents each (a unit test checks). */
+export const EnvSchema = z
   .object({
     /** Upstash Redis REST endpoint and token; both or neither. */
     UPSTASH_REDIS_REST_URL: optional(z.url({ protocol: /^https?$/ })),
