@@ -6,25 +6,18 @@
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { startFakeRegistry, type FakeRegistry } from '../../scripts/harness/fake-registry';
 import { PROJECT_ROOT } from '../../scripts/harness/project';
 
-let registry: Server;
-let registryUrl: string;
-const asked: string[] = [];
+let registry: FakeRegistry;
 let project: string;
 
 beforeAll(async () => {
-  registry = createServer((req, res) => {
-    asked.push(req.url ?? '');
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
-  });
-  await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
-  registryUrl = `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`;
+  // No upstream: it has no package at all, decap-cms included.
+  registry = await startFakeRegistry({ refuse: ['decap-cms'] });
   // The script with what it reads, in a project of its own that has no bundle yet.
   project = mkdtempSync(path.join(tmpdir(), 'cms-vendor-'));
   for (const file of ['scripts/cms/vendor-decap.ts', 'scripts/cms/decap.json', 'scripts/harness/project.ts'])
@@ -32,11 +25,11 @@ beforeAll(async () => {
   mkdirSync(path.join(project, 'public', 'admin', 'cms'), { recursive: true });
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => registry.close(() => resolve()));
+  await registry.stop();
   rmSync(project, { recursive: true, force: true });
 });
 beforeEach(() => {
-  asked.length = 0;
+  registry.asked.length = 0;
 });
 
 /** Runs the script (asynchronously: the registry answers from this process) and collects what it printed. */
@@ -46,7 +39,7 @@ function vendor(...args: string[]): Promise<{ code: number | null; output: strin
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      npm_config_registry: registryUrl,
+      npm_config_registry: registry.url,
       // An empty cache of its own, so nothing is answered without asking the registry.
       npm_config_cache: path.join(project, '.npm-cache'),
       npm_config_fetch_retries: '0',
@@ -67,7 +60,7 @@ function vendor(...args: string[]): Promise<{ code: number | null; output: strin
 describe('a registry without decap-cms', () => {
   test('in --if-missing mode (npm install), one warning line and exit 0', async () => {
     const { code, output } = await vendor('--if-missing');
-    expect(asked.some((url) => url.startsWith('/decap-cms'))).toBe(true);
+    expect(registry.asked.some((url) => url.startsWith('/decap-cms'))).toBe(true);
     expect(code).toBe(0);
     const lines = output.trim().split('\n');
     expect(lines).toHaveLength(1);
