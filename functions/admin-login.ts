@@ -7,6 +7,7 @@ import {
   MAX_LOGIN_ATTEMPTS,
   NOT_CONFIGURED,
   requireSameOrigin,
+  secureCookie,
 } from './_lib/admin/session';
 import { requireClientKey } from './_lib/forms/client';
 import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/platform/http';
@@ -49,7 +50,13 @@ export default endpoint({ name: 'admin-login', headers: ADMIN_HEADERS }, async (
   return json(
     200,
     { authenticated: true, expiresAt: expiresAt.toISOString() },
-    { 'Set-Cookie': sessionCookie(signSession(sessionId, expiresAt, config.secret), SESSION_MAX_AGE_SECONDS) },
+    {
+      'Set-Cookie': sessionCookie(
+        signSession(sessionId, expiresAt, config.secret),
+        SESSION_MAX_AGE_SECONDS,
+        secureCookie(req),
+      ),
+    },
   );
 });
 

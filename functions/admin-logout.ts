@@ -1,6 +1,13 @@
 import type { Config } from '@netlify/functions';
 import { clearedSessionCookie } from './_lib/admin/auth';
-import { ADMIN_HEADERS, adminConfig, cookieSession, requireAdmin, requireSameOrigin } from './_lib/admin/session';
+import {
+  ADMIN_HEADERS,
+  adminConfig,
+  cookieSession,
+  requireAdmin,
+  requireSameOrigin,
+  secureCookie,
+} from './_lib/admin/session';
 import { endpoint, json, parseWith, readJsonBody, requireMethod } from './_lib/platform/http';
 import { getStore } from './_lib/store/get-store';
 import { AdminLogoutRequest } from '../src/shared/schemas';
@@ -23,7 +30,7 @@ export default endpoint({ name: 'admin-logout', headers: ADMIN_HEADERS }, async 
   // The cookie's session is deleted whether or not the store still holds it.
   const session = cookieSession(req, adminConfig());
   if (session) await store.deleteSession(session.sessionId);
-  return json(200, { authenticated: false }, { 'Set-Cookie': clearedSessionCookie() });
+  return json(200, { authenticated: false }, { 'Set-Cookie': clearedSessionCookie(secureCookie(req)) });
 });
 
 export const config: Config = { path: '/api/admin/logout' };

@@ -5,7 +5,10 @@
  * other packages and builds offline afterwards; the repository carries only the pin.
  *
  *   npm run cms:vendor               the pinned version again (scripts/cms/decap.json)
- *   node scripts/cms/vendor-decap.ts --if-missing   only when the folder lacks the pinned version
+ *   node scripts/cms/vendor-decap.ts --if-missing   only when the folder lacks the pinned version;
+ *                                    a registry that cannot give it (offline, a mirror without
+ *                                    decap-cms) is a one-line warning and exit 0, so `npm install`
+ *                                    still succeeds: only the CMS page waits for the bundle
  *   npm run cms:vendor -- 3.17.0     another version: its integrity is asked of the registry,
  *                                    checked, and pinned in decap.json with the version
  *
@@ -39,42 +42,56 @@ function isShipped(file: string): boolean {
   return true;
 }
 
+/** npm could not give what was asked (no network, a registry or mirror without the package). */
+class FetchFailed extends Error {}
+
+/** The line of npm's error output that says what went wrong, with any credentials in a URL masked. */
+function reasonOf(stderr: string): string | undefined {
+  return stderr
+    .split('\n')
+    .map((line) => line.replace(/^npm error\s*/, '').trim())
+    .find((line) => line !== '' && !/^(code|syscall|errno) /.test(line))
+    ?.replace(/\/\/[^/@\s]+@/g, '//***@');
+}
+
 function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  try {
+    return execFileSync('npm', [...args, '--loglevel=error'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
+  } catch (error) {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '');
+    throw new FetchFailed(`npm ${args[0]}: ${reasonOf(stderr) ?? 'it failed with no message'}`);
+  }
 }
 
 function sri(file: string): string {
   return `sha512-${createHash('sha512').update(readFileSync(file)).digest('base64')}`;
 }
 
-function main() {
-  const pinned = JSON.parse(readFileSync(PIN_FILE, 'utf8')) as Pin;
-  const ifMissing = process.argv.includes('--if-missing');
-  const requested = process.argv.slice(2).find((argument) => !argument.startsWith('--'));
-  if (ifMissing && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === readFileSync(PIN_FILE, 'utf8')) return;
+function vendor(pinned: Pin, version: string, requested: string | undefined) {
   const work = mkdtempSync(path.join(tmpdir(), 'decap-vendor-'));
   try {
-    const version = requested ?? pinned.version;
     const expected =
       requested && requested !== pinned.version
         ? npm(['view', `decap-cms@${version}`, 'dist.integrity'], work)
         : pinned.integrity;
     const tarball = path.join(
       work,
-      npm(['pack', `decap-cms@${version}`, '--silent'], work)
+      npm(['pack', `decap-cms@${version}`], work)
         .split('\n')
         .at(-1) ?? '',
     );
     const actual = sri(tarball);
     if (actual !== expected) {
-      throw new Error(
-        `decap-cms@${version}: the tarball's integrity is ${actual}, expected ${expected}. Nothing was changed.`,
-      );
+      throw new Error(`the tarball's integrity is ${actual}, expected ${expected}. Nothing was changed.`);
     }
     execFileSync('tar', ['-xzf', tarball, '-C', work]);
     const dist = path.join(work, 'package', 'dist');
     const files = readdirSync(dist).filter(isShipped).sort();
-    if (!files.includes('decap-cms.js')) throw new Error(`decap-cms@${version} has no dist/decap-cms.js`);
+    if (!files.includes('decap-cms.js')) throw new Error('the package has no dist/decap-cms.js. Nothing was changed.');
     rmSync(VENDOR_DIR, { recursive: true, force: true });
     mkdirSync(VENDOR_DIR, { recursive: true });
     for (const file of files) cpSync(path.join(dist, file), path.join(VENDOR_DIR, file));
@@ -86,6 +103,29 @@ function main() {
     );
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function main() {
+  const pinned = JSON.parse(readFileSync(PIN_FILE, 'utf8')) as Pin;
+  const ifMissing = process.argv.includes('--if-missing');
+  const requested = process.argv.slice(2).find((argument) => !argument.startsWith('--'));
+  if (ifMissing && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === readFileSync(PIN_FILE, 'utf8')) return;
+  const version = requested ?? pinned.version;
+  try {
+    vendor(pinned, version, requested);
+  } catch (error) {
+    // The bundle is optional to an install: without it only the CMS page cannot work, and it says
+    // so. A tarball that does not match the pin is never optional: it stops the install.
+    if (ifMissing && error instanceof FetchFailed) {
+      console.warn(
+        `warning: could not fetch the CMS bundle decap-cms@${version} (${error.message}); the CMS page /admin/cms/ will not work until \`npm run cms:vendor\` succeeds.`,
+      );
+      return;
+    }
+    const fetchFailed = error instanceof FetchFailed ? '. Nothing was changed.' : '';
+    console.error(`decap-cms@${version}: ${error instanceof Error ? error.message : String(error)}${fetchFailed}`);
+    process.exitCode = 1;
   }
 }
 

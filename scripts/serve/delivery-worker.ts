@@ -13,6 +13,7 @@ import { parentPort, threadId } from 'node:worker_threads';
 import type { Context } from '@netlify/functions';
 import { deliverNow } from '../../functions/_lib/delivery/outbox';
 import { getStore } from '../../functions/_lib/store/get-store';
+import { describeFailure } from '../../functions/_lib/platform/env';
 import { createContext } from '../harness/functions';
 import type { FromWorker, ToWorker } from './delivery-protocol';
 
@@ -39,13 +40,12 @@ function track(work: Promise<unknown>) {
 }
 
 const send = (message: FromWorker) => port.postMessage(message);
-const nameOf = (error: unknown) => (error instanceof Error ? error.name : 'unknown error');
 
 async function deliver(batch: number, ids: string[]) {
   try {
     send({ type: 'delivered', batch, report: await deliverNow(await getStore(), ids), threadId });
   } catch (error) {
-    send({ type: 'failed', batch, error: nameOf(error) });
+    send({ type: 'failed', batch, error: describeFailure(error) });
   }
 }
 
@@ -60,7 +60,7 @@ async function schedule(job: number, file: string, url: string, nextRun: string)
     await module.default(request, createContext({ ip: '' }));
     send({ type: 'scheduled', job });
   } catch (error) {
-    send({ type: 'scheduled', job, error: nameOf(error) });
+    send({ type: 'scheduled', job, error: describeFailure(error) });
   }
 }
 

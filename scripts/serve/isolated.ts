@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../harness/project.ts';
 import { startServer } from './serve.ts';
+import { exitOnStartupError } from './startup-checks.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'site-server-'));
 process.on('exit', () => rmSync(root, { recursive: true, force: true }));
@@ -25,7 +26,7 @@ for (const entry of [
 ])
   cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
 for (const entry of ['dist', 'node_modules']) symlinkSync(path.join(PROJECT_ROOT, entry), path.join(root, entry));
-await startServer({ projectRoot: root });
+await startServer({ projectRoot: root }).catch(exitOnStartupError);
 // Started by site-server.ts: stop as on SIGTERM (deliveries under way finish) once that process is gone.
 if (process.channel) {
   process.channel.unref();

@@ -4,7 +4,8 @@
  * redirects and headers through Netlify's own emulation (@netlify/dev), and the functions of
  * functions/ bundled once by functions-runner.ts. Offline, no account needed.
  *
- *   node scripts/serve/serve.ts          http://localhost:4321 (PORT overrides)
+ *   node scripts/serve/serve.ts          http://localhost:4321 (PORT and HOST override)
+ *   node scripts/serve/serve.ts --check  only the checks made before serving (npm start runs them before it builds)
  *
  * Functions are bundled into <projectRoot>/.netlify, so two servers that must run side by side
  * (the tests do that) each get a project root of their own: see startServer().
@@ -21,6 +22,7 @@ import { RedirectsHandler } from '@netlify/redirects';
 import { PROJECT_ROOT } from '../harness/project.ts';
 import { loadFunctions } from './functions-runner.ts';
 import { resolveStaticPath } from './netlify-paths.ts';
+import { checkSettings, ensurePortFree, exitOnStartupError, listenFailure, loadLocalEnv } from './startup-checks.ts';
 
 /** A request body left unread by its handler (a 413) is read and dropped up to this size; a larger one closes the connection. */
 const DRAIN_LIMIT = 1024 * 1024;
@@ -76,17 +78,16 @@ function discardBody(req: IncomingMessage): void {
   req.resume();
 }
 
-export async function startServer({
-  projectRoot = PROJECT_ROOT,
-  port = Number(process.env.PORT ?? 4321),
-  host = process.env.HOST ?? 'localhost',
-}: ServerOptions = {}) {
-  // Local settings (Upstash, rate limit, admin) come from .env when there is one.
-  try {
-    process.loadEnvFile(path.join(projectRoot, '.env'));
-  } catch {
-    // No .env: the defaults apply (embedded store).
-  }
+/**
+ * Starts serving. Local settings (Upstash, rate limit, admin, PORT, HOST) come from .env when there
+ * is one; a wrong one, or a port that is taken, throws a StartupError that says what to do, before
+ * anything starts.
+ */
+export async function startServer({ projectRoot = PROJECT_ROOT, ...given }: ServerOptions = {}) {
+  loadLocalEnv(projectRoot);
+  const settings = await checkSettings(projectRoot);
+  const { port = settings.port, host = settings.host } = given;
+  await ensurePortFree({ port, host });
 
   const netlify = new NetlifyDev({
     projectRoot,
@@ -241,9 +242,20 @@ export async function startServer({
   // Scheduled functions (the outbox sweep) and the delivery thread run while the server does.
   server.on('close', () => void functions.stop());
 
-  server.listen(port, host, () => {
-    console.log(`Serving the production build at http://${host}:${port}`);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    // Taken since the check above: nothing may keep the process alive on the way out.
+    await Promise.all([netlify.stop(), functions.stop()]);
+    throw listenFailure(error, { port, host });
+  }
+  console.log(`Serving the production build at http://${host}:${port}`);
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, async () => {
@@ -258,5 +270,10 @@ export async function startServer({
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await startServer();
+  if (process.argv.includes('--check')) {
+    loadLocalEnv(PROJECT_ROOT);
+    await checkSettings(PROJECT_ROOT).then(ensurePortFree).catch(exitOnStartupError);
+  } else {
+    await startServer().catch(exitOnStartupError);
+  }
 }

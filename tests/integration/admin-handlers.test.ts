@@ -41,6 +41,8 @@ interface ListPage<T> {
 }
 
 const PASSWORD = 'correct horse battery staple';
+/** The session cookie of a local run over http (Safari keeps no Secure cookie on http://localhost). */
+const LOCAL_COOKIE = 'admin_session';
 const SECRET = 'a'.repeat(16) + 'b'.repeat(16) + 'c'.repeat(8);
 const ORIGIN = 'http://localhost';
 let folder: string;
@@ -76,15 +78,24 @@ function request(
   {
     method = 'GET',
     cookie,
+    cookieName = LOCAL_COOKIE,
+    origin = ORIGIN,
     body,
     headers = {},
-  }: { method?: string; cookie?: string; body?: unknown; headers?: Record<string, string> } = {},
+  }: {
+    method?: string;
+    cookie?: string;
+    cookieName?: string;
+    origin?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+  } = {},
 ) {
-  return new Request(`${ORIGIN}${pathname}`, {
+  return new Request(`${origin}${pathname}`, {
     method,
     headers: {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {}),
+      ...(cookie ? { cookie: `${cookieName}=${cookie}` } : {}),
       ...headers,
     },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -109,9 +120,13 @@ const deleteSubscriber = (email: string, cookie?: string) =>
 const HASH_A = await hashPassword('password a 1c7e');
 const HASH_B = await hashPassword('password b 2d8f');
 
-async function login(password = PASSWORD, ip = '203.0.113.9') {
-  const response = await run(adminLogin, request('/api/admin/login', { method: 'POST', body: { password } }), ip);
-  const cookie = /__Host-admin_session=([^;]*)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+async function login(password = PASSWORD, ip = '203.0.113.9', origin = ORIGIN) {
+  const response = await run(
+    adminLogin,
+    request('/api/admin/login', { method: 'POST', body: { password }, origin }),
+    ip,
+  );
+  const cookie = /^(?:__Host-)?admin_session=([^;]*)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
   return { response, cookie };
 }
 
@@ -151,16 +166,34 @@ const DATA_ENDPOINTS: [string, Handler, (cookie?: string) => Request, Record<str
 ];
 
 describe('login', () => {
-  test('the right password sets a secure, HttpOnly, strict session cookie of at most 8 hours', async () => {
+  // Safari keeps no Secure cookie (and so no __Host- one) on http://localhost: the admin page
+  // would never stay logged in there.
+  test('locally over http, the right password sets an HttpOnly, strict cookie of at most 8 hours, without Secure or __Host-', async () => {
     const { response, cookie } = await login();
     expect(response.status).toBe(200);
     const header = response.headers.get('set-cookie') ?? '';
-    expect(header).toMatch(/^__Host-admin_session=/);
-    for (const attribute of ['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/', 'Max-Age=28800'])
-      expect(header).toContain(attribute);
-    expect(header).not.toMatch(/Domain=/i);
+    expect(header).toMatch(/^admin_session=/);
+    for (const attribute of ['HttpOnly', 'SameSite=Strict', 'Path=/', 'Max-Age=28800'])
+      expect(header.split('; ')).toContain(attribute);
+    expect(header).not.toMatch(/Secure|__Host-|Domain=/i);
     expect(cookie).toBeTruthy();
     expect(response.headers.get('cache-control')).toBe('no-store');
+    // The cookie it set is the one it reads.
+    const session = await run(adminSession, request('/api/admin/session', { cookie }));
+    expect(await session.json()).toEqual({ authenticated: true });
+  });
+
+  test('locally over https, the cookie is __Host- and Secure, as deployed', async () => {
+    const origin = 'https://localhost:8443';
+    const { response, cookie } = await login(PASSWORD, '203.0.113.9', origin);
+    const header = response.headers.get('set-cookie') ?? '';
+    expect(header).toMatch(/^__Host-admin_session=/);
+    expect(header.split('; ')).toEqual(expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Strict', 'Path=/']));
+    const session = await run(
+      adminSession,
+      request('/api/admin/session', { cookie, cookieName: SESSION_COOKIE, origin }),
+    );
+    expect(await session.json()).toEqual({ authenticated: true });
   });
 
   test('each login gets a fresh session id', async () => {
@@ -414,7 +447,7 @@ describe('admin data endpoints', () => {
     const { cookie } = await login();
     const logout = await run(adminLogout, request('/api/admin/logout', { method: 'POST', cookie, body: {} }));
     expect(logout.status).toBe(200);
-    expect(logout.headers.get('set-cookie')).toMatch(/Max-Age=0/);
+    expect(logout.headers.get('set-cookie')).toMatch(/^admin_session=; .*Max-Age=0/);
     expect((await run(adminOverview, request('/api/admin/overview', { cookie }))).status).toBe(401);
   });
 
@@ -563,9 +596,26 @@ describe('on a deployed site, with a store that answers', () => {
         context,
       );
       expect(accepted.status).toBe(200);
-      expect(accepted.headers.get('set-cookie')).toMatch(/^__Host-admin_session=/);
+      const header = accepted.headers.get('set-cookie') ?? '';
+      expect(header).toMatch(/^__Host-admin_session=/);
+      expect(header.split('; ')).toEqual(expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Strict', 'Path=/']));
     },
   );
+
+  // Deployed, only the __Host- cookie is read: one without the prefix may have been set by
+  // another site on the domain.
+  test('the session is read from __Host-admin_session only, whatever the scheme', async () => {
+    Object.assign(process.env, { ADMIN_PASSWORD_HASH: hash });
+    resetEnv();
+    for (const origin of ['https://www.example.com', 'http://localhost']) {
+      const { response, cookie } = await login(PASSWORD, '203.0.113.61', origin);
+      expect(response.headers.get('set-cookie')).toMatch(/^__Host-admin_session=.*; Secure; /);
+      const read = async (cookieName: string) =>
+        (await run(adminSession, request('/api/admin/session', { cookie, cookieName, origin }))).json();
+      expect(await read(SESSION_COOKIE)).toEqual({ authenticated: true });
+      expect(await read(LOCAL_COOKIE)).toEqual({ authenticated: false });
+    }
+  });
 });
 
 describe('when the store fails, nobody is let in and nothing is shown', () => {

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import {
+  LOCAL_SESSION_COOKIE,
   SESSION_COOKIE,
   SESSION_MAX_AGE_SECONDS,
   clearedSessionCookie,
@@ -185,6 +186,17 @@ describe('sessionCookie and clearedSessionCookie', () => {
       'Secure',
       'SameSite=Strict',
     ]);
+  });
+
+  test('not Secure, it drops the __Host- prefix too (a local run over http) and keeps the rest', () => {
+    expect(attributes(sessionCookie('abc.123.def', SESSION_MAX_AGE_SECONDS, false))).toEqual([
+      `${LOCAL_SESSION_COOKIE}=abc.123.def`,
+      'Path=/',
+      'Max-Age=28800',
+      'HttpOnly',
+      'SameSite=Strict',
+    ]);
+    expect(clearedSessionCookie(false)).toBe(`${LOCAL_SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict`);
   });
 
   test('refuses a value that would inject attributes', () => {

@@ -44,6 +44,22 @@ describe('the CMS page', () => {
     }
   });
 
+  test('with the bundle, it loads Decap and the site additions', () => {
+    const html = cmsPage(deployed, 'Loopwork', true);
+    expect(html).toContain('<script src="/admin/cms/decap/decap-cms.js"></script>');
+    expect(html).toContain('<script src="/admin/cms/extensions.js"></script>');
+  });
+
+  // `npm install` goes on without the bundle when the registry cannot give it: the page then
+  // says how to fetch it, instead of a blank screen and a 404 in the console.
+  test('without the bundle, it says how to fetch it and loads no script', () => {
+    const html = cmsPage(deployed, 'Loopwork', false);
+    expect(html).toContain('<h1>The content manager is not installed here</h1>');
+    expect(html).toContain('<code>npm run cms:vendor</code>');
+    expect(html).not.toContain('<script');
+    expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
+  });
+
   test('the page says noindex and escapes the brand in its title', () => {
     const html = cmsPage(deployed, 'Fish & <Chips>');
     expect(html).toContain('<meta name="robots" content="noindex, nofollow">');

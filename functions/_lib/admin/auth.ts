@@ -8,8 +8,23 @@
  */
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-/** `__Host-` makes the browser refuse the cookie unless it is Secure, has Path=/ and no Domain. */
+/**
+ * The session cookie deployed, and on any https origin. `__Host-` makes the browser refuse the
+ * cookie unless it is Secure, has Path=/ and no Domain, so no other site on the domain can plant one.
+ */
 export const SESSION_COOKIE = '__Host-admin_session';
+
+/**
+ * The session cookie of a local run over plain http (session.ts decides). Safari keeps no Secure
+ * cookie on http://localhost, and so no `__Host-` one: with it the admin page never stayed logged
+ * in there. HttpOnly, SameSite=Strict and Path=/ stay.
+ */
+export const LOCAL_SESSION_COOKIE = 'admin_session';
+
+/** The cookie's name: the `__Host-` one whenever it is Secure. */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? SESSION_COOKIE : LOCAL_SESSION_COOKIE;
+}
 
 /** An admin session lasts a working day at most, then the admin logs in again. */
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
@@ -178,17 +193,27 @@ export function verifySession(value: string | undefined, secret: string, now: Da
   return { sessionId, expiresAt: new Date(expires * 1000) };
 }
 
-/** Strict, script-proof and host-only: the cookie is only ever sent back to this site's pages and API. */
-export function sessionCookie(value: string, maxAgeSeconds: number): string {
+/**
+ * Strict, script-proof and host-only: the cookie is only ever sent back to this site's pages and
+ * API. Secure (and `__Host-`) unless `secure` is false, which only a local run over http asks for.
+ */
+export function sessionCookie(value: string, maxAgeSeconds: number, secure = true): string {
   if (!/^[A-Za-z0-9._-]*$/.test(value)) throw new Error('A session cookie value must be base64url and dots');
   if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0)
     throw new Error('Max-Age must be a whole number of seconds');
-  return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; Secure; SameSite=Strict`;
+  const attributes = [
+    'Path=/',
+    `Max-Age=${maxAgeSeconds}`,
+    'HttpOnly',
+    ...(secure ? ['Secure'] : []),
+    'SameSite=Strict',
+  ];
+  return [`${sessionCookieName(secure)}=${value}`, ...attributes].join('; ');
 }
 
-/** Logout: the same attributes, or the browser would treat it as another cookie and keep the session. */
-export function clearedSessionCookie(): string {
-  return sessionCookie('', 0);
+/** Logout: the same name and attributes, or the browser would treat it as another cookie and keep the session. */
+export function clearedSessionCookie(secure = true): string {
+  return sessionCookie('', 0, secure);
 }
 
 /**

@@ -4,7 +4,14 @@
  * for calls that change state, and the session: its cookie, checked against the store.
  */
 import { createHmac } from 'node:crypto';
-import { readCookie, SESSION_COOKIE, verifyPassword, verifyPlainPassword, verifySession, type Session } from './auth';
+import {
+  readCookie,
+  sessionCookieName,
+  verifyPassword,
+  verifyPlainPassword,
+  verifySession,
+  type Session,
+} from './auth';
 import { getEnv, isLocalRun } from '../platform/env';
 import { decodePathSegment, errorResponse, HttpError } from '../platform/http';
 import { getStore } from '../store/get-store';
@@ -78,11 +85,22 @@ export function requireActionId(req: Request, id: string | undefined, notFound: 
   return decoded;
 }
 
-/** The session the request's cookie names, if it is well signed and unexpired; the store is not asked. */
+/**
+ * Whether the session cookie is the Secure `__Host-` one: always on a deployed site, whatever the
+ * request says of its scheme; in a local run only over https. Safari keeps no Secure cookie on
+ * http://localhost, so a local run over http sets (and reads) a plain HttpOnly, strict one.
+ */
+export function secureCookie(req: Request): boolean {
+  return !isLocalRun() || new URL(req.url).protocol === 'https:';
+}
+
+/**
+ * The session the request's cookie names, if it is well signed and unexpired; the store is not
+ * asked. Only the cookie this environment sets is read (see secureCookie).
+ */
 export function cookieSession(req: Request, config: AdminConfig | undefined): Session | null {
-  return config
-    ? verifySession(readCookie(req.headers.get('cookie'), SESSION_COOKIE), config.secret, new Date())
-    : null;
+  const name = sessionCookieName(secureCookie(req));
+  return config ? verifySession(readCookie(req.headers.get('cookie'), name), config.secret, new Date()) : null;
 }
 
 /**

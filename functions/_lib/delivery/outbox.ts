@@ -17,6 +17,7 @@ import { OUTBOX_MESSAGE_KEEP_MS } from '../store/outbox-state';
 import type { StoreVerbs } from '../store/store';
 import type { ClaimedEntry, Completion, DeliveryOutcome, OutboxEntry } from '../store/types';
 import { sendWebhook } from './webhooks';
+import { describeFailure } from '../platform/env';
 
 /**
  * How long one attempt may take before it counts as failed (and is retried after its backoff).
@@ -48,7 +49,7 @@ export async function attempt(entry: OutboxEntry, deadlineMs = ATTEMPT_DEADLINE_
         permanent: error.permanent,
         ...(error.notSetUp ? { notSetUp: true } : {}),
       };
-    return { kind: 'failed', error: error instanceof Error ? error.name : 'unknown error', permanent: false };
+    return { kind: 'failed', error: describeFailure(error), permanent: false };
   } finally {
     clearTimeout(timer);
   }
@@ -176,7 +177,7 @@ export function deliverAfterAnswer(
   context.waitUntil(
     delivery.catch((error: unknown) => {
       console.error(
-        `[${name}] delivery after the answer failed (the outbox sweep retries it): ${error instanceof Error ? error.name : 'unknown'}`,
+        `[${name}] delivery after the answer failed (the outbox sweep retries it): ${describeFailure(error)}`,
       );
     }),
   );

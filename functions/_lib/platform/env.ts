@@ -6,7 +6,8 @@ import { Email } from '../../../src/shared/schemas';
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 
-const EnvSchema = z
+/** Every variable the functions read, with its rule; `.env.example` documents each (a unit test checks). */
+export const EnvSchema = z
   .object({
     /** Upstash Redis REST endpoint and token; both or neither. */
     UPSTASH_REDIS_REST_URL: optional(z.url({ protocol: /^https?$/ })),
@@ -76,18 +77,52 @@ const EnvSchema = z
 
 export type Env = z.infer<typeof EnvSchema>;
 
+/**
+ * A variable set to a value the functions cannot use. Its message names each wrong variable and
+ * what is wrong with it, never a value (a value may be a secret), so it is fit for a log line:
+ * endpoint() logs it, and the local server prints it before it refuses to start.
+ */
+export class EnvError extends Error {
+  override name = 'EnvError';
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment for functions: ${problems.join('; ')}`);
+  }
+}
+
+/** Every wrong variable at once, as `NAME: what is wrong`; empty when the environment is usable. */
+export function environmentProblems(source: NodeJS.ProcessEnv = process.env): string[] {
+  const result = EnvSchema.safeParse(source);
+  return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+}
+
 let cached: { source: NodeJS.ProcessEnv; env: Env } | undefined;
 
 /** The parsed environment; re-parsed only when process.env is replaced (tests do that). */
 export function getEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (cached?.source === source) return cached.env;
   const result = EnvSchema.safeParse(source);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-    throw new Error(`Invalid environment for functions: ${problems}`);
-  }
+  if (!result.success) throw new EnvError(environmentProblems(source));
   cached = { source, env: result.data };
   return result.data;
+}
+
+/** The EnvError behind a failure: the error itself, or its cause (or the cause's cause…). */
+export function envErrorIn(error: unknown): EnvError | undefined {
+  for (let link = error, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth += 1)
+    if (link instanceof EnvError) return link;
+  return undefined;
+}
+
+/**
+ * What a log line may say of a failure: the whole message of a wrong setting (an EnvError in its
+ * chain), otherwise only the error's name and its cause's. Other messages stay out of logs: they
+ * may quote what a request carried.
+ */
+export function describeFailure(error: unknown): string {
+  const wrongSetting = envErrorIn(error);
+  if (wrongSetting) return wrongSetting.message;
+  if (!(error instanceof Error)) return 'unknown error';
+  return error.cause instanceof Error ? `${error.name}: ${error.cause.name}` : error.name;
 }
 
 /**

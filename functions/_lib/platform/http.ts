@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { ApiErrorBody } from '../../../src/shared/api';
 import { LIMITS } from '../../../src/shared/schemas';
 import { StoreNotConfiguredError, StoreUnavailableError } from '../store/errors';
+import { describeFailure, envErrorIn } from './env';
 
 /**
  * netlify.toml headers reach static files only: function responses carry their own.
@@ -165,7 +166,8 @@ function describe(error: StoreUnavailableError): string {
 /**
  * A function's handler with the one error handling: an HttpError answers as it was made, a store
  * that is missing or failing answers 503, anything else 500. No internal detail reaches the
- * client, and the log line names the endpoint and the error, never the request's data.
+ * client, and the log line names the endpoint and the error, never the request's data: a wrong
+ * setting (EnvError) by its whole message, which names the variable, anything else by its name.
  */
 export function endpoint({ name, headers = {}, retryAfterSeconds }: EndpointOptions, handler: Handler): Handler {
   return async (req, context) => {
@@ -187,8 +189,9 @@ export function endpoint({ name, headers = {}, retryAfterSeconds }: EndpointOpti
           headers: retry,
         });
       }
-      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.name}` : '';
-      console.error(`[${name}] unexpected failure: ${error instanceof Error ? error.name : 'unknown error'}${cause}`);
+      // A wrong setting fails every request until it is fixed: the log line says which one.
+      const wrongSetting = envErrorIn(error);
+      console.error(`[${name}] ${wrongSetting?.message ?? `unexpected failure: ${describeFailure(error)}`}`);
       return errorResponse(500, 'Something went wrong on our side. Please try again.', { headers });
     }
   };

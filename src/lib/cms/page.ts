@@ -65,9 +65,27 @@ export function cmsPolicy(settings: CmsSettings): string {
   ].join('; ');
 }
 
-/** The CMS page: Decap's bundle, then the site's additions (preview templates, a save rule); Decap reads ./config.yml by itself. */
-export function cmsPage(settings: CmsSettings, brand: string): string {
+/**
+ * What the page says when the build has no bundle: `npm install` goes on without it when the
+ * registry cannot give it (offline, a mirror without decap-cms), and a page loading a missing
+ * script would be blank.
+ */
+const MISSING_BUNDLE = `<main>
+      <h1>The content manager is not installed here</h1>
+      <p>Its editing screen (the browser bundle of Decap CMS) was not fetched when the site's packages were installed: the package registry could not be reached, or it has no <code>decap-cms</code> package.</p>
+      <p>On your machine, run <code>npm run cms:vendor</code>, then <code>npm run build</code> again; under <code>npm run cms</code>, reload this page once it has run. On Netlify, the next deploy fetches it; its deploy log says why it could not.</p>
+    </main>`;
+
+/**
+ * The CMS page: Decap's bundle, then the site's additions (preview templates, a save rule); Decap
+ * reads ./config.yml by itself. Without the bundle (`bundled` false), a page saying how to fetch it.
+ */
+export function cmsPage(settings: CmsSettings, brand: string, bundled = true): string {
   const title = `Content manager · ${brand}`.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
+  const body = bundled
+    ? `<script src="${DECAP_SCRIPT}"></script>
+    <script src="/admin/cms/extensions.js"></script>`
+    : MISSING_BUNDLE;
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -75,11 +93,10 @@ export function cmsPage(settings: CmsSettings, brand: string): string {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="robots" content="noindex, nofollow">
     <meta http-equiv="content-security-policy" content="${cmsPolicy(settings)}">
-    <title>${title}</title>
+    <title>${title}</title>${bundled ? '' : '\n    <style>body { font: 1rem/1.5 system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem; }</style>'}
   </head>
   <body>
-    <script src="${DECAP_SCRIPT}"></script>
-    <script src="/admin/cms/extensions.js"></script>
+    ${body}
   </body>
 </html>
 `;
