@@ -406,6 +406,24 @@ describe.each([
       });
   });
 
+  test('once a confirmation is sent, the outbox keeps it readable without its live links', async () => {
+    const person = { email: 'ada@example.com', firstName: 'Ada Lovelace', source: 'website_footer' };
+    expect((await postJson(newsletterSubscribe, '/api/newsletter/subscribe', person)).status).toBe(201);
+    const [mail] = await smtp.waitFor(1);
+    const confirmToken = linkAfter(mail!, 'Confirm my subscription').searchParams.get('token') ?? '';
+    const leaveToken = oneClickUrl(mail!).searchParams.get('token') ?? '';
+    await expect
+      .poll(async () => (await store.listOutbox({ offset: 0, limit: 5 }))[0]?.status, { timeout: 10_000 })
+      .toBe('delivered');
+    const [entry] = await store.listOutbox({ offset: 0, limit: 5 });
+    const kept = JSON.stringify(entry?.message);
+    expect(confirmToken.length).toBeGreaterThan(20);
+    expect(kept).not.toContain(confirmToken);
+    expect(kept).not.toContain(leaveToken);
+    expect(kept).toContain('Confirm my subscription');
+    expect(kept).toContain('removed once sent');
+  });
+
   test('the one-click POST is read as multipart/form-data too, as RFC 8058 recommends; without its field it unsubscribes nobody', async () => {
     const person = { email: 'edsger@example.com', firstName: 'Edsger', source: 'website_footer' };
     await postJson(newsletterSubscribe, '/api/newsletter/subscribe', person);

@@ -267,6 +267,7 @@ export function confirmationEntry(input: SubscribeInput, now: Date, settings: De
         'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
       },
       ...body,
+      secrets: [confirm, leave],
     },
     throttle: mailboxThrottle('confirmation', input),
   };

@@ -1,7 +1,7 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
 /** What happens to an outbox entry's state, as pure functions: a new entry, an attempt, the owner's retry. */
 import type { Delivery } from '../../../src/shared/records';
-import type { DeliveryOutcome, NewOutboxEntry, OutboxState } from './types';
+import type { DeliveryOutcome, NewOutboxEntry, OutboxMessage, OutboxState } from './types';
 
 /** How long a claimed entry is reserved for its claimer (longer than any delivery attempt takes). */
 export const OUTBOX_LEASE_MS = 2 * 60_000;
@@ -64,6 +64,27 @@ export function revived(entry: OutboxState, now: Date): OutboxState {
     status: 'pending',
     nextAttemptAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + OUTBOX_RETRY_WINDOW_MS).toISOString(),
+  };
+}
+
+/** What stands in a sent message where a live link's token was. */
+export const REDACTED = '[removed once sent]';
+
+/**
+ * A message as the outbox keeps it once it has been sent: its secrets (the tokens of its links)
+ * removed from the text, the HTML and the headers, the rest as it was; undefined when it has none.
+ */
+export function redacted(message: OutboxMessage): OutboxMessage | undefined {
+  if (message.channel !== 'mail' || !message.secrets?.length) return undefined;
+  const { secrets, ...rest } = message;
+  const clean = (value: string) => secrets.reduce((text, secret) => text.replaceAll(secret, REDACTED), value);
+  return {
+    ...rest,
+    text: clean(rest.text),
+    html: clean(rest.html),
+    ...(rest.headers
+      ? { headers: Object.fromEntries(Object.entries(rest.headers).map(([name, value]) => [name, clean(value)])) }
+      : {}),
   };
 }
 

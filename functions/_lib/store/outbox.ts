@@ -7,7 +7,7 @@
 import type { Delivery } from '../../../src/shared/records';
 import { parse, parsed, transact, type Backend, type Needs, type Values, type Write } from './backend';
 import { KEYS } from './keys';
-import { afterAttempt, deliveryOf, newState, OUTBOX_LEASE_MS, revived } from './outbox-state';
+import { afterAttempt, deliveryOf, newState, OUTBOX_LEASE_MS, redacted, revived } from './outbox-state';
 import type {
   ClaimedEntry,
   Completion,
@@ -146,7 +146,9 @@ export function outboxVerbs(backend: Backend) {
 
     /**
      * Records the outcomes of attempts, in one store call; an outcome whose lease was lost (it ran
-     * out and the entry was claimed again, or the entry was erased) is ignored. Answers how many were recorded.
+     * out and the entry was claimed again, or the entry was erased) is ignored. A message sent by
+     * SMTP loses its secrets (redacted()); one written to the local outbox folder, which stands in
+     * for the inboxes, keeps them. Answers how many were recorded.
      */
     completeOutbox(completions: Completion[], now: Date): Promise<number> {
       const ids = completions.map(({ claimed }) => claimed.entry.id);
@@ -165,6 +167,9 @@ export function outboxVerbs(backend: Backend) {
               { op: 'put', key: KEYS.outboxState(id), value: JSON.stringify(next) },
               { op: 'del', key: KEYS.outboxLease(id) },
             );
+            const sent =
+              outcome.kind === 'delivered' && outcome.via === 'smtp' ? redacted(claimed.entry.message) : undefined;
+            if (sent) writes.push({ op: 'put', key: KEYS.outboxMessage(id), value: JSON.stringify(sent) });
             if (next.status === 'pending') {
               writes.push({
                 op: 'index',

@@ -48,6 +48,11 @@ export type OutboxMessage =
       html: string;
       /** Extra headers (List-Unsubscribe). */
       headers?: Record<string, string>;
+      /**
+       * What in the message only its recipient may have (the tokens of its links): once it is sent,
+       * the outbox keeps the message with these removed, readable but no longer live.
+       */
+      secrets?: string[];
     }
   | {
       channel: 'webhook';
