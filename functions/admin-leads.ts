@@ -3,6 +3,7 @@ import { ATTRIBUTION_COLUMNS, csvDownload, toCsv } from './_lib/admin/csv';
 import { ALL, listPage } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
 import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
+import { forgetLocalCopies } from './_lib/delivery/mail-transport';
 import { getStore } from './_lib/store/get-store';
 import type { Lead } from '../src/shared/records';
 
@@ -34,7 +35,10 @@ export default endpoint({ name: 'admin-leads', headers: ADMIN_HEADERS }, async (
   const store = await getStore();
   if (req.method === 'DELETE') {
     const id = requireActionId(req, context.params.id, NO_LEAD);
-    return (await store.deleteLead(id)) ? json(200, { deleted: id }) : errorResponse(404, NO_LEAD);
+    const erased = await store.deleteLead(id);
+    if (!erased) return errorResponse(404, NO_LEAD);
+    await forgetLocalCopies(erased.entries);
+    return json(200, { deleted: id });
   }
   const url = new URL(req.url);
   if (url.searchParams.get('format') === 'csv') return csvDownload('leads', toCsv(COLUMNS, await store.listLeads(ALL)));

@@ -3,6 +3,7 @@ import { ATTRIBUTION_COLUMNS, csvDownload, toCsv } from './_lib/admin/csv';
 import { ALL, listPage } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
 import { decodePathSegment, endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
+import { forgetLocalCopies } from './_lib/delivery/mail-transport';
 import { getStore } from './_lib/store/get-store';
 import type { Subscriber } from '../src/shared/records';
 import { Email, StoredEmail } from '../src/shared/schemas';
@@ -36,12 +37,17 @@ export default endpoint({ name: 'admin-subscribers', headers: ADMIN_HEADERS }, a
     const given = decodePathSegment(context.params.email ?? '');
     // The address as the admin page lists it first: a record kept before addresses were
     // normalised may hold another spelling, and must stay erasable. Then its one spelling.
-    if (StoredEmail.safeParse(given).success && (await store.deleteSubscriber(given)))
+    const erased = StoredEmail.safeParse(given).success ? await store.deleteSubscriber(given) : undefined;
+    if (erased) {
+      await forgetLocalCopies(erased.entries);
       return json(200, { deleted: given });
+    }
     const parsed = Email.safeParse(given);
     if (!parsed.success) return errorResponse(400, 'Give the e-mail address of the subscriber to delete');
     const deleted = await store.deleteSubscriber(parsed.data);
-    return deleted ? json(200, { deleted: parsed.data }) : errorResponse(404, 'No subscriber has that address');
+    if (!deleted) return errorResponse(404, 'No subscriber has that address');
+    await forgetLocalCopies(deleted.entries);
+    return json(200, { deleted: parsed.data });
   }
 
   const url = new URL(req.url);

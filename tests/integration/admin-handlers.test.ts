@@ -2,7 +2,7 @@
  * The admin endpoints with real Requests against the embedded store (and, for the login lockout,
  * Upstash Redis too): who gets in, who does not, and what a cookie is worth after logout or tampering.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -23,7 +23,9 @@ import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
 import { DATABASE_FILE } from '../../functions/_lib/store/sqlite/database';
 import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';
 import { OUTBOX_MESSAGE_KEEP_MS } from '../../functions/_lib/store/outbox-state';
-import { pruneDelivered } from '../../functions/_lib/delivery/outbox';
+import { deliverNow, pruneDelivered } from '../../functions/_lib/delivery/outbox';
+import { localOutboxDir } from '../../functions/_lib/delivery/mail-transport';
+import { getStore } from '../../functions/_lib/store/get-store';
 import type { Lead, Subscriber } from '../../src/shared/records';
 import type { OutboxItem, Overview, SpamPage } from '../../src/shared/api';
 import { createContext } from '../../scripts/harness/functions';
@@ -877,6 +879,60 @@ describe('deleting a subscriber', () => {
     expect((await store.listSubscribers({ offset: 0, limit: 10 })).map((subscriber) => subscriber.email)).toEqual([
       'stay@example.com',
     ]);
+  });
+});
+
+describe('an erasure and the local outbox folder', () => {
+  /** The .eml files the local outbox folder holds for these entries. */
+  const filesOf = (ids: string[]) =>
+    (existsSync(localOutboxDir()) ? readdirSync(localOutboxDir()) : []).filter((file) =>
+      ids.some((id) => file.endsWith(`-${id}.eml`)),
+    );
+
+  test('erasing a subscriber or a lead removes the e-mails written for them, and only theirs', async () => {
+    const store = createFileStore(folder);
+    const now = new Date();
+    const ids: Record<string, string[]> = {};
+    for (const email of ['gone@example.com', 'stay@example.com'])
+      await store.subscribe({ email, firstName: 'Someone', source: 'website_footer' }, now, {
+        outbox: () => [
+          {
+            id: (ids[email] = [crypto.randomUUID()])[0] ?? '',
+            kind: 'confirmation',
+            ref: email,
+            to: email,
+            message: { channel: 'mail', to: [email], subject: 'Confirm', text: 'Confirm', html: '<p>Confirm</p>' },
+          },
+        ],
+      });
+    const { record: lead } = await store.createLead(
+      { name: 'Gone', email: 'lead@example.com', source: 'contact_form' },
+      now,
+      {
+        outbox: (created) => leadEntries(created).filter((entry) => entry.message.channel === 'mail'),
+      },
+    );
+    ids[lead.id] = (await store.listOutbox({ offset: 0, limit: 10 }))
+      .filter((entry) => entry.ref === lead.id)
+      .map((entry) => entry.id);
+    await deliverNow(await getStore(), Object.values(ids).flat());
+    expect(filesOf(Object.values(ids).flat())).toHaveLength(3);
+
+    const { cookie } = await login();
+    expect((await deleteSubscriber('gone%40example.com', cookie)).status).toBe(200);
+    expect(
+      (
+        await run(
+          adminLeads,
+          request(`/api/admin/leads/${lead.id}`, { method: 'DELETE', cookie, body: {} }),
+          '203.0.113.9',
+          { id: lead.id },
+        )
+      ).status,
+    ).toBe(200);
+    expect(filesOf(ids['gone@example.com'] ?? [])).toEqual([]);
+    expect(filesOf(ids[lead.id] ?? [])).toEqual([]);
+    expect(filesOf(ids['stay@example.com'] ?? [])).toHaveLength(1);
   });
 });
 

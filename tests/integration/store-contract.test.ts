@@ -951,8 +951,8 @@ describe.each([
   test('erases a subscriber on request', async () => {
     const store = await adapter.fresh();
     await store.subscribe({ email: 'erase@example.com', firstName: 'E', source: 'website_footer' }, NOW);
-    expect(await store.deleteSubscriber('erase@example.com')).toBe(true);
-    expect(await store.deleteSubscriber('erase@example.com')).toBe(false);
+    expect(await store.deleteSubscriber('erase@example.com')).toEqual({ entries: [] });
+    expect(await store.deleteSubscriber('erase@example.com')).toBeUndefined();
     expect(await store.getSubscriber('erase@example.com')).toBeUndefined();
     expect(await store.countSubscribers()).toBe(0);
   });
@@ -982,10 +982,10 @@ describe.each([
     const claimed = await store.claimOutbox(NOW, 1, [ofErased[0]?.id ?? '']);
     expect(claimed.map((item) => item.entry.ref)).toEqual([erased.id]);
 
-    expect(await store.deleteLead(erased.id)).toBe(true);
-    expect(await store.deleteLead(held.id)).toBe(true);
-    expect(await store.deleteLead(erased.id)).toBe(false);
-    expect(await store.deleteLead(crypto.randomUUID())).toBe(false);
+    expect((await store.deleteLead(erased.id))?.entries.sort()).toEqual(ofErased.map((entry) => entry.id).sort());
+    expect(await store.deleteLead(held.id)).toEqual({ entries: [] });
+    expect(await store.deleteLead(erased.id)).toBeUndefined();
+    expect(await store.deleteLead(crypto.randomUUID())).toBeUndefined();
 
     expect((await store.listLeads({ offset: 0, limit: 10 })).map((lead) => lead.id)).toEqual([kept.id]);
     expect(await store.countLeads()).toBe(1);

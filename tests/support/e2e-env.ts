@@ -62,7 +62,7 @@ export async function storedLead(email: string): Promise<Lead | undefined> {
 
 /** Erases a subscriber, as an erasure request from the admin page does; true when there was one. */
 export function eraseSubscriber(email: string): Promise<boolean> {
-  return readE2EStore((store) => store.deleteSubscriber(email));
+  return readE2EStore(async (store) => (await store.deleteSubscriber(email)) !== undefined);
 }
 
 /** An address no other test uses. */

@@ -5,7 +5,7 @@
  * them); on a deployed site without it, not at all (the entry waits, checked each minute, so
  * setting SMTP_URL and redeploying within a day still delivers what waited).
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import addressparser from 'nodemailer/lib/addressparser';
@@ -40,6 +40,22 @@ export function mailMode(): MailMode {
 /** The local outbox folder: `outbox/` in the embedded store's folder. */
 export function localOutboxDir(): string {
   return path.join(localDataDir(), 'outbox');
+}
+
+/**
+ * Removes the local outbox folder's copies of these entries (an erasure: nothing of the person
+ * stays on disk either). Nothing to do where e-mails are not written to files.
+ */
+export async function forgetLocalCopies(ids: readonly string[]): Promise<void> {
+  if (ids.length === 0 || mailMode() !== 'file') return;
+  const directory = localOutboxDir();
+  const files = await readdir(directory).catch(() => []);
+  const suffixes = ids.map((id) => `-${id}.eml`);
+  await Promise.all(
+    files
+      .filter((file) => suffixes.some((suffix) => file.endsWith(suffix)))
+      .map((file) => rm(path.join(directory, file), { force: true })),
+  );
 }
 
 /** The sender: MAIL_FROM, or the brand's name with its contact address. */

@@ -74,18 +74,20 @@ export function leadVerbs(backend: Backend) {
 
     /**
      * Erases a lead, held or not, with its outbox entries (an erasure request, or a lead the owner
-     * does not want kept), atomically; it leaves every list and count. True when there was one. A
-     * form submission repeated with the erased lead's idempotency key stores nothing again.
+     * does not want kept), atomically; it leaves every list and count. A
+     * form submission repeated with the erased lead's idempotency key stores nothing again. Answers the
+     * ids of its entries (whose local copies go too), or undefined when there was none.
      */
-    deleteLead(id: string): Promise<boolean> {
+    deleteLead(id: string): Promise<{ entries: string[] } | undefined> {
       const key = KEYS.lead(id);
       const entries = KEYS.outboxOf(id);
-      return transact<boolean>(backend, {
+      return transact<{ entries: string[] } | undefined>(backend, {
         keys: [key],
         lists: [entries],
         plan(values, lists) {
           const lead = parse<Lead>(values.get(key));
-          if (!lead) return { result: false };
+          if (!lead) return { result: undefined };
+          const ids = [...(lists.get(entries) ?? [])];
           const writes: Write[] = [
             { op: 'del', key },
             ...(isHeld(lead)
@@ -94,9 +96,9 @@ export function leadVerbs(backend: Backend) {
                   { op: 'unindex', key: KEYS.leadsByCreated, member: id } satisfies Write,
                   ...counted('leads', lead, -1),
                 ]),
-            ...forgetEntries(id, lists.get(entries) ?? []),
+            ...forgetEntries(id, ids),
           ];
-          return { writes, result: true };
+          return { writes, result: { entries: ids } };
         },
       });
     },

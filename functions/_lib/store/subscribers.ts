@@ -169,15 +169,19 @@ export function subscriberVerbs(backend: Backend) {
       }
     },
 
-    /** Erases a subscriber (an erasure request) with the entries queued for the address; true when there was one. */
-    deleteSubscriber(email: string): Promise<boolean> {
+    /**
+     * Erases a subscriber (an erasure request) with the entries queued for the address; answers
+     * the ids of those entries (whose local copies go too), or undefined when there was none.
+     */
+    deleteSubscriber(email: string): Promise<{ entries: string[] } | undefined> {
       const key = KEYS.subscriber(email);
       const entries = KEYS.outboxOf(email);
-      return transact(backend, {
+      return transact<{ entries: string[] } | undefined>(backend, {
         keys: [key],
         lists: [entries],
         plan(values, lists) {
           const existed = parsed<Subscriber>(values, key) !== undefined;
+          const ids = [...(lists.get(entries) ?? [])];
           const writes: Write[] = [
             { op: 'del', key },
             { op: 'del', key: KEYS.confirmationSent(email) },
@@ -185,9 +189,9 @@ export function subscriberVerbs(backend: Backend) {
               (index): Write => ({ op: 'unindex', key: index, member: email }),
             ),
             // The e-mails queued for the address hold it too.
-            ...forgetEntries(email, lists.get(entries) ?? []),
+            ...forgetEntries(email, ids),
           ];
-          return { writes, result: existed };
+          return { writes, result: existed ? { entries: ids } : undefined };
         },
       });
     },
