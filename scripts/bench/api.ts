@@ -41,7 +41,7 @@
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
@@ -65,6 +65,8 @@ const PROOFS_PER_SECOND = Number(process.env.BENCH_PROOFS_PER_SECOND ?? 8000);
 
 // The servers and this process share the secret the challenges are signed with.
 process.env.SESSION_SECRET ??= `bench-${randomBytes(24).toString('hex')}`;
+/** The machine's load when the runs start: figures taken on a busy machine say little. */
+const loadAtStart = loadavg()[0] ?? NaN;
 const current = await loadCheckout('current', PROJECT_ROOT);
 const baseline = BASELINE ? await loadCheckout('baseline', BASELINE) : undefined;
 
@@ -392,7 +394,10 @@ const range = (row: Row) => row.p99Range?.map((value) => value.toFixed(1)).join(
 
 const where = (row: Row) => [row.store, settingName(row.setting)].filter(Boolean).join(', ');
 console.log(
-  `\n/api on the local production server, ${SECONDS} s per run: steady rows are the medians of ${ROUNDS} rounds at ${RATE}/s (p99 range: the rounds' lowest and highest); max rows one run with ${CONNECTIONS} connections\n`,
+  `\n/api on the local production server, ${SECONDS} s per run: steady rows are the medians of ${ROUNDS} rounds at ${RATE}/s (p99 range: the rounds' lowest and highest); max rows one run with ${CONNECTIONS} connections`,
+);
+console.log(
+  `Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${(loadavg()[0] ?? NaN).toFixed(1)} at the end, on ${availableParallelism()} CPUs: other work on the machine weighs on every figure\n`,
 );
 console.table(
   rows.map((row) => ({
