@@ -14,37 +14,50 @@
  *
  * Latency is measured at a steady rate, in rounds: each round starts a new server for each setting
  * (without delivery, then with it; the next round the other way round, so a drift of the machine
- * weighs on both alike), warms each endpoint up for a second, then times every request. The table
- * gives the median of the rounds' p50 and p99, and the range of the p99s, since one round's p99 is
- * a handful of requests. Throughput is measured after the rounds, flat out, on one server per setting.
+ * weighs on both alike), on an empty store (a new folder, or Redis flushed), warms each endpoint up
+ * for a second, then times every request. The table gives the median of the rounds' p50 and p99,
+ * and the range of the p99s, since one round's p99 is a handful of requests. Throughput is measured
+ * after the rounds, flat out, on one server per setting.
  *
  *   npm run bench:api            (builds first)
  *   BENCH_SECONDS=10 npm run bench:api
  *   BENCH_ROUNDS=5 npm run bench:api          (rounds of the steady runs; 3 by default)
  *   BENCH_DELIVERY=off npm run bench:api      (only without delivery; `on` only with it)
  *   BENCH_RATE=100 npm run bench:api          (the rate of the steady runs; 50/s by default)
+ *
+ * Before and after a change: BENCH_BASELINE names another checkout of the repository (at an
+ * older commit, installed and built: `npm ci && npx astro build` in it; see README.md), and the
+ * settings compared are that checkout and this one instead of delivery off and on.
+ *
+ *   BENCH_BASELINE=../site-baseline npm run bench:api
+ *
+ * Each round then starts, for each store, a server of the baseline and one of this checkout
+ * (baseline first, then the other way round), each with its own code and node_modules through its
+ * own harness (checkout.ts), with the same settings, secret and peers, and times the same
+ * requests, the content GET included; the flat-out runs follow, one per checkout. Delivery is off
+ * unless BENCH_DELIVERY says `on` or `both`. A last table gives, per store and endpoint, the p50,
+ * the p99 with its range and the flat-out requests per second, baseline → current with the change.
  */
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { startSiteServer } from '../harness/site-server.ts';
 import { PROJECT_ROOT } from '../harness/project.ts';
-import { importBundled } from '../harness/functions.ts';
-import { createChallenge, solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import type * as ProofOfWork from '../../functions/_lib/forms/proof-of-work.ts';
+import { loadCheckout, type Checkout } from './checkout.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const DELIVERY = process.env.BENCH_DELIVERY ?? 'both';
-/** The steady load of the latency runs of each form endpoint, in requests per second. */
+/** Another checkout to compare this one with, from the current folder. */
+const BASELINE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : undefined;
+const DELIVERY = process.env.BENCH_DELIVERY ?? (BASELINE ? 'off' : 'both');
+if (!['off', 'on', 'both'].includes(DELIVERY)) throw new Error(`BENCH_DELIVERY is off, on or both, not ${DELIVERY}`);
+/** The steady load of the latency runs of each endpoint, in requests per second. */
 const RATE = Number(process.env.BENCH_RATE ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Solved challenges made for each flat-out run, per second of it: more than the server answers. */
@@ -52,34 +65,24 @@ const PROOFS_PER_SECOND = Number(process.env.BENCH_PROOFS_PER_SECOND ?? 8000);
 
 // The servers and this process share the secret the challenges are signed with.
 process.env.SESSION_SECRET ??= `bench-${randomBytes(24).toString('hex')}`;
-const { challengeSecrets, DIFFICULTY } = await importBundled<typeof ProofOfWork>(
-  PROJECT_ROOT,
-  'functions/_lib/forms/proof-of-work.ts',
-);
+/** The machine's load when the runs start: figures taken on a busy machine say little. */
+const loadAtStart = loadavg()[0] ?? NaN;
+const current = await loadCheckout('current', PROJECT_ROOT);
+const baseline = BASELINE ? await loadCheckout('baseline', BASELINE) : undefined;
 
-/** `count` solved proofs of work, each for one submission. */
-async function proofs(count: number): Promise<string[]> {
-  const made: Promise<string>[] = [];
-  for (let index = 0; index < count; index += 1)
-    made.push(
-      (async () => {
-        const challenge = await createChallenge({
-          algorithm: DIFFICULTY.algorithm,
-          cost: 1,
-          counter: 0,
-          deriveKey,
-          expiresAt: new Date(Date.now() + 30 * 60_000),
-          ...challengeSecrets(),
-        });
-        const solution = await solveChallenge({ challenge, deriveKey });
-        return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
-      })(),
-    );
-  return Promise.all(made);
+/** What one server is started as: a checkout, with or without delivery. */
+interface Setting {
+  checkout: Checkout;
+  delivery: boolean;
 }
+
+/** A setting as the tables name it: only what varies in this run. */
+const settingName = ({ checkout, delivery }: Setting) =>
+  [baseline ? checkout.name : '', delivery ? 'delivery on' : ''].filter(Boolean).join(', ');
 
 interface Row {
   store: string;
+  setting: Setting;
   endpoint: string;
   /** `max`: as many requests as the server takes; else the steady rate asked for. */
   load: string;
@@ -91,11 +94,17 @@ interface Row {
   non2xx: number;
 }
 
-async function measure(url: string, label: string, store: string, options: Partial<autocannon.Options>): Promise<Row> {
+interface Endpoint {
+  label: string;
+  path: string;
+  /** A form's JSON body for a record of its own (`id`), sent with a proof of work; none: a GET. */
+  body?: (id: string) => string;
+}
+type Form = Required<Endpoint>;
+
+async function measure(url: string, options: Partial<autocannon.Options>) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, ...options });
   return {
-    store,
-    endpoint: label,
     load: 'max',
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
@@ -113,15 +122,9 @@ const percentile = (sorted: number[], p: number) =>
  * timed from its send to its answer. Unlike a closed loop of connections, a slow answer does not
  * slow the next request down, so the figures are the latency of each request at that rate.
  */
-async function steady(
-  url: string,
-  label: string,
-  store: string,
-  body: (index: number) => string,
-  seconds = SECONDS,
-): Promise<Row> {
+async function steady(origin: string, checkout: Checkout, { path, body }: Endpoint, id: string, seconds = SECONDS) {
   const latencies: number[] = [];
-  const pool = await proofs(Math.ceil(RATE * seconds * 1.1));
+  const pool = body ? await checkout.proofs(Math.ceil(RATE * seconds * 1.1)) : [];
   const pending: Promise<void>[] = [];
   let failed = 0;
   const start = performance.now();
@@ -130,11 +133,16 @@ async function steady(
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const sent = performance.now();
     pending.push(
-      fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: withProof(body(index), pool.pop()),
-      }).then(
+      fetch(
+        `${origin}${path}`,
+        body
+          ? {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: withProof(body(`${id}-${index}`), pool.pop()),
+            }
+          : {},
+      ).then(
         async (response) => {
           await response.arrayBuffer();
           latencies.push(performance.now() - sent);
@@ -149,8 +157,6 @@ async function steady(
   await Promise.all(pending);
   latencies.sort((a, b) => a - b);
   return {
-    store,
-    endpoint: label,
     load: `${RATE}/s`,
     rps: Math.round(latencies.length / seconds),
     p50: percentile(latencies, 50),
@@ -174,13 +180,23 @@ const lead = (id: string) =>
     page: '/contact',
     attribution: { utm_source: 'bench', utm_campaign: 'load' },
   });
-const FORMS = [
-  ['POST /api/newsletter/subscribe', '/api/newsletter/subscribe', subscriber],
-  ['POST /api/leads/create', '/api/leads/create', lead],
-] as const;
+const CONTENT: Endpoint = { label: 'GET /api/sectors', path: '/api/sectors' };
+const FORMS: Form[] = [
+  { label: 'POST /api/newsletter/subscribe', path: '/api/newsletter/subscribe', body: subscriber },
+  { label: 'POST /api/leads/create', path: '/api/leads/create', body: lead },
+];
+/**
+ * The endpoints timed at a steady rate: the forms, whose answers delivery could slow down, and
+ * when two checkouts are compared the content GET too, whose code may have changed.
+ */
+const STEADY = baseline ? [CONTENT, ...FORMS] : FORMS;
 
-async function withServer<T>(env: Record<string, string>, run: (origin: string) => Promise<T>): Promise<T> {
-  const server = await startSiteServer({
+async function withServer<T>(
+  { checkout }: Setting,
+  env: Record<string, string>,
+  run: (origin: string) => Promise<T>,
+): Promise<T> {
+  const server = await checkout.startSiteServer({
     ...env,
     RATE_LIMIT_PER_MINUTE: '1000000',
     SESSION_SECRET: process.env.SESSION_SECRET ?? '',
@@ -193,45 +209,47 @@ async function withServer<T>(env: Record<string, string>, run: (origin: string) 
 }
 
 /**
- * One round of latency runs on a new server: each form endpoint is warmed up for a second (its
+ * One round of latency runs on a new server: each endpoint is warmed up for a second (its
  * function loaded, its connections open: a cold start is not what this measures), then timed.
  */
-async function steadyRound(store: string, env: Record<string, string>): Promise<Row[]> {
-  return withServer(env, async (origin) => {
+async function steadyRound(store: string, setting: Setting, env: Record<string, string>): Promise<Row[]> {
+  return withServer(setting, env, async (origin) => {
     const rows: Row[] = [];
     const run = `${Date.now()}-${randomBytes(3).toString('hex')}`;
-    for (const [label, path, body] of FORMS) {
-      await steady(`${origin}${path}`, label, store, (index) => body(`warm-${run}-${index}`), 1);
-      rows.push(await steady(`${origin}${path}`, label, store, (index) => body(`steady-${run}-${index}`)));
+    for (const endpoint of STEADY) {
+      await steady(origin, setting.checkout, endpoint, `warm-${run}`, 1);
+      const figures = await steady(origin, setting.checkout, endpoint, `steady-${run}`);
+      rows.push({ store, setting, endpoint: endpoint.label, ...figures });
     }
     return rows;
   });
 }
 
 /** Flat out: requests per second, every bit of work the server does showing, delivery included. */
-async function flatOut(store: string, env: Record<string, string>): Promise<Row[]> {
-  return withServer(env, async (origin) => {
-    const rows = [await measure(`${origin}/api/sectors`, 'GET /api/sectors', store, {})];
+async function flatOut(store: string, setting: Setting, env: Record<string, string>): Promise<Row[]> {
+  return withServer(setting, env, async (origin) => {
+    const rows: Row[] = [
+      { store, setting, endpoint: CONTENT.label, ...(await measure(`${origin}${CONTENT.path}`, {})) },
+    ];
     const run = Date.now();
-    for (const [label, path, body] of FORMS) {
-      const pool = await proofs(PROOFS_PER_SECOND * SECONDS);
+    for (const { label, path, body } of FORMS) {
+      const pool = await setting.checkout.proofs(PROOFS_PER_SECOND * SECONDS);
       let sent = 0;
-      rows.push(
-        await measure(`${origin}${path}`, label, store, {
-          requests: [
-            {
-              method: 'POST',
-              path,
-              headers: { 'content-type': 'application/json' },
-              // Every request a new record, with a proof of work of its own.
-              setupRequest: (request) => ({
-                ...request,
-                body: withProof(body(`max-${run}-${(sent += 1)}`), pool.pop()),
-              }),
-            },
-          ],
-        }),
-      );
+      const figures = await measure(`${origin}${path}`, {
+        requests: [
+          {
+            method: 'POST',
+            path,
+            headers: { 'content-type': 'application/json' },
+            // Every request a new record, with a proof of work of its own.
+            setupRequest: (request) => ({
+              ...request,
+              body: withProof(body(`max-${run}-${(sent += 1)}`), pool.pop()),
+            }),
+          },
+        ],
+      });
+      rows.push({ store, setting, endpoint: label, ...figures });
     }
     return rows;
   });
@@ -255,20 +273,21 @@ function medianRow(rounds: Row[]): Row {
 /**
  * Every setting of one store: the latency rounds, alternating the settings' order, then the
  * flat-out runs. A flat-out run leaves a backlog of deliveries behind it, so none comes before a
- * latency run.
+ * latency run. `emptyStore` gives each server the settings of a store with nothing in it.
  */
-async function benchStore(store: string, env: () => Record<string, string>): Promise<Row[]> {
-  const rounds = new Map<string, Row[]>();
+async function benchStore(store: string, emptyStore: () => Promise<Record<string, string>>): Promise<Row[]> {
+  const rounds = new Map<Setting, Map<string, Row[]>>(settings.map((setting) => [setting, new Map()]));
   for (let round = 0; round < ROUNDS; round += 1) {
-    const order = round % 2 === 0 ? modes : [...modes].reverse();
-    for (const [suffix, settings] of order)
-      for (const row of await steadyRound(`${store}${suffix}`, { ...env(), ...settings })) {
-        const key = `${row.store}\n${row.endpoint}`;
-        rounds.set(key, [...(rounds.get(key) ?? []), row]);
+    const order = round % 2 === 0 ? settings : [...settings].reverse();
+    for (const setting of order)
+      for (const row of await steadyRound(store, setting, { ...(await emptyStore()), ...deliveryEnv(setting) })) {
+        const byEndpoint = rounds.get(setting);
+        byEndpoint?.set(row.endpoint, [...(byEndpoint.get(row.endpoint) ?? []), row]);
       }
   }
-  const rows = [...rounds.values()].map(medianRow);
-  for (const [suffix, settings] of modes) rows.push(...(await flatOut(`${store}${suffix}`, { ...env(), ...settings })));
+  const rows = [...rounds.values()].flatMap((byEndpoint) => [...byEndpoint.values()].map(medianRow));
+  for (const setting of settings)
+    rows.push(...(await flatOut(store, setting, { ...(await emptyStore()), ...deliveryEnv(setting) })));
   return rows;
 }
 
@@ -323,17 +342,17 @@ const delivery = {
   LEAD_WEBHOOK_URL: String(webhook),
   LEAD_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
 };
-const DELIVERY_ON = ', delivery on';
-const modes: [string, Record<string, string>][] = [
-  ...(DELIVERY === 'on' ? [] : [['', {}] as [string, Record<string, string>]]),
-  ...(DELIVERY === 'off' ? [] : [[DELIVERY_ON, delivery] as [string, Record<string, string>]]),
-];
+const deliveryEnv = (setting: Setting): Record<string, string> => (setting.delivery ? delivery : {});
+/** Without delivery, then with it; each checkout in turn when two are compared, the baseline first. */
+const settings: Setting[] = [...(DELIVERY === 'on' ? [] : [false]), ...(DELIVERY === 'off' ? [] : [true])].flatMap(
+  (on) => (baseline ? [baseline, current] : [current]).map((checkout) => ({ checkout, delivery: on })),
+);
 
 // The embedded store: a new data folder for each server, removed at the end.
 const embeddedDirs: string[] = [];
 try {
   rows.push(
-    ...(await benchStore('embedded', () => {
+    ...(await benchStore('embedded', async () => {
       const directory = mkdtempSync(path.join(tmpdir(), 'bench-store-'));
       embeddedDirs.push(directory);
       return { LOCAL_STORE_DIR: directory };
@@ -343,15 +362,22 @@ try {
   for (const directory of embeddedDirs) rmSync(directory, { recursive: true, force: true });
 }
 
-// A redis-server behind the Upstash REST bridge (see store-peers.ts).
+// A redis-server behind the Upstash REST bridge (see store-peers.ts), emptied before each server:
+// what one server (or one checkout's way of keeping data) left is no other's.
 const store = peerProcess('store-peers.ts');
 const bridge = await store.nextLine();
+const redisEnv = { UPSTASH_REDIS_REST_URL: String(bridge.url), UPSTASH_REDIS_REST_TOKEN: String(bridge.token) };
 try {
   rows.push(
-    ...(await benchStore('redis (REST bridge)', () => ({
-      UPSTASH_REDIS_REST_URL: String(bridge.url),
-      UPSTASH_REDIS_REST_TOKEN: String(bridge.token),
-    }))),
+    ...(await benchStore('redis (REST bridge)', async () => {
+      const flushed = await fetch(redisEnv.UPSTASH_REDIS_REST_URL, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${redisEnv.UPSTASH_REDIS_REST_TOKEN}` },
+        body: JSON.stringify(['FLUSHALL']),
+      });
+      if (!flushed.ok) throw new Error(`FLUSHALL through the bridge answered ${flushed.status}`);
+      return redisEnv;
+    })),
   );
 } finally {
   await store.stop();
@@ -360,44 +386,90 @@ peers.ask('count');
 const { mails, webhooks } = await peers.nextLine();
 await peers.stop();
 
+const change = (after: number, before: number) =>
+  `${after >= before ? '+' : ''}${(((after - before) / before) * 100).toFixed(0)}%`;
+const fromTo = (before: number, after: number) =>
+  `${before.toFixed(1)} → ${after.toFixed(1)} (${change(after, before)})`;
+const range = (row: Row) => row.p99Range?.map((value) => value.toFixed(1)).join('–') ?? '';
+
+const where = (row: Row) => [row.store, settingName(row.setting)].filter(Boolean).join(', ');
 console.log(
-  `\n/api on the local production server, ${SECONDS} s per run: steady rows are the medians of ${ROUNDS} rounds at ${RATE}/s (p99 range: the rounds' lowest and highest); max rows one run with ${CONNECTIONS} connections\n`,
+  `\n/api on the local production server, ${SECONDS} s per run: steady rows are the medians of ${ROUNDS} rounds at ${RATE}/s (p99 range: the rounds' lowest and highest); max rows one run with ${CONNECTIONS} connections`,
+);
+console.log(
+  `Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${(loadavg()[0] ?? NaN).toFixed(1)} at the end, on ${availableParallelism()} CPUs: other work on the machine weighs on every figure\n`,
 );
 console.table(
   rows.map((row) => ({
-    store: row.store,
+    store: where(row),
     endpoint: row.endpoint,
     load: row.load,
     'req/s': row.rps,
     'p50 ms': Number(row.p50.toFixed(1)),
     'p99 ms': Number(row.p99.toFixed(1)),
-    'p99 range': row.p99Range ? row.p99Range.map((value) => value.toFixed(1)).join('–') : '',
+    'p99 range': range(row),
     'non-2xx': row.non2xx,
   })),
 );
-if (modes.length === 2) {
+
+/** The row of `row`'s store and endpoint with another checkout, delivery setting or load. */
+function counterpart(row: Row, other: Partial<Setting> & { load?: string }): Row {
+  const { checkout = row.setting.checkout, delivery = row.setting.delivery, load = row.load } = other;
+  const found = rows.find(
+    (candidate) =>
+      candidate.store === row.store &&
+      candidate.endpoint === row.endpoint &&
+      candidate.load === load &&
+      candidate.setting.checkout === checkout &&
+      candidate.setting.delivery === delivery,
+  );
+  if (!found)
+    throw new Error(`no ${load} run of ${row.endpoint} on ${row.store} as ${settingName({ checkout, delivery })}`);
+  return found;
+}
+
+if (DELIVERY === 'both') {
   // What delivery costs the answers: each steady row with delivery on against the same without.
-  const change = (on: number, off: number) => `${on >= off ? '+' : ''}${(((on - off) / off) * 100).toFixed(0)}%`;
-  const steadyRows = rows.filter((row) => row.load !== 'max');
   console.log('\nDelivery on against off, steady rows (medians of the rounds)\n');
   console.table(
-    steadyRows
-      .filter((row) => row.store.endsWith(DELIVERY_ON))
+    rows
+      .filter((row) => row.load !== 'max' && row.setting.delivery)
       .map((on) => {
-        const off = steadyRows.find(
-          (row) => row.endpoint === on.endpoint && row.store === on.store.slice(0, -DELIVERY_ON.length),
-        );
-        if (!off) throw new Error(`no run without delivery for ${on.store} ${on.endpoint}`);
+        const off = counterpart(on, { delivery: false });
         return {
-          store: off.store,
+          store: where(off),
           endpoint: on.endpoint,
-          'p50 off → on': `${off.p50.toFixed(1)} → ${on.p50.toFixed(1)} (${change(on.p50, off.p50)})`,
-          'p99 off → on': `${off.p99.toFixed(1)} → ${on.p99.toFixed(1)} (${change(on.p99, off.p99)})`,
+          'p50 off → on': fromTo(off.p50, on.p50),
+          'p99 off → on': fromTo(off.p99, on.p99),
         };
       }),
   );
 }
-if (modes.some(([suffix]) => suffix))
+if (baseline) {
+  // Before and after: each steady row of this checkout against the baseline's, and the flat-out rates.
+  const commits = [baseline, current].map((checkout) => `${checkout.name} ${checkout.commit}`).join(' → ');
+  console.log(
+    `\n${commits}: p50 and p99 in ms at ${RATE}/s (medians of ${ROUNDS} rounds; p99 range: the rounds' lowest and highest), req/s flat out (one run each)\n`,
+  );
+  console.table(
+    rows
+      .filter((row) => row.load !== 'max' && row.setting.checkout === current)
+      .map((after) => {
+        const before = counterpart(after, { checkout: baseline });
+        const maxAfter = counterpart(after, { load: 'max' });
+        const maxBefore = counterpart(after, { checkout: baseline, load: 'max' });
+        return {
+          store: [after.store, after.setting.delivery ? 'delivery on' : ''].filter(Boolean).join(', '),
+          endpoint: after.endpoint,
+          'p50 ms': fromTo(before.p50, after.p50),
+          'p99 ms': fromTo(before.p99, after.p99),
+          'p99 range': `${range(before)} → ${range(after)}`,
+          'req/s flat out': `${maxBefore.rps} → ${maxAfter.rps} (${change(maxAfter.rps, maxBefore.rps)})`,
+        };
+      }),
+  );
+}
+if (DELIVERY !== 'off')
   console.log(`\nDelivered during the runs with delivery on: ${mails} e-mails, ${webhooks} webhooks`);
 console.log('\nFunction bundles (esbuild, dependencies included, not minified)\n');
 console.table(
