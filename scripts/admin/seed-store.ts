@@ -1,11 +1,13 @@
 /**
  * Fills the local store with made-up subscribers and leads, spread over the last 120 days, to
  * see the admin dashboard at scale: most subscribers confirmed, some pending or unsubscribed, and
- * a share of both arriving from a few campaigns. Nothing is queued for delivery, so no e-mail is
- * written or sent for them. Uses Upstash when UPSTASH_REDIS_REST_* are set (never point it at
- * production), otherwise the embedded store (.data/ or LOCAL_STORE_DIR).
+ * a share of both arriving from a few campaigns (three, or as many as --campaigns says). Nothing
+ * is queued for delivery, so no e-mail is written or sent for them. Uses Upstash when
+ * UPSTASH_REDIS_REST_* are set (never point it at production), otherwise the embedded store
+ * (.data/ or LOCAL_STORE_DIR).
  *
  *   npm run seed -- --subscribers 10000 --leads 10000
+ *   npm run seed -- --subscribers 1000 --leads 1000 --campaigns 30
  */
 import { parseArgs } from 'node:util';
 import path from 'node:path';
@@ -70,6 +72,13 @@ const ORIGINS: (Attribution | undefined)[] = [
   undefined,
   undefined,
 ];
+/** Campaigns past the three above, as a business that has run a few dozen leaves them. */
+const moreCampaigns = (count: number): Attribution[] =>
+  Array.from({ length: count }, (_, index) => ({
+    utm_source: pick(['linkedin', 'newsletter', 'google', 'partner-site'], index),
+    utm_medium: pick(['social', 'email', 'cpc', 'referral'], index),
+    utm_campaign: `campaign-${index + 1}`,
+  }));
 const LEAD_PAGES: Record<string, string> = { contact_form: '/contact', zoho_guide: '/zoho' };
 const SUBSCRIBER_PAGES = ['/', '/blog/what-to-automate-first'];
 
@@ -78,12 +87,16 @@ const pick = <T>(list: T[], index: number): T => list[index % list.length] as T;
 export async function seedStore({
   subscribers,
   leads,
+  campaigns = 3,
   env = process.env,
 }: {
   subscribers: number;
   leads: number;
+  /** How many campaigns the records arrive from (at least the three above). */
+  campaigns?: number;
   env?: NodeJS.ProcessEnv;
 }) {
+  const origins = [...ORIGINS, ...moreCampaigns(campaigns - 3)];
   const { getBackend } = await importBundled<typeof StoreModule>(PROJECT_ROOT, 'functions/_lib/store/get-store.ts');
   Object.assign(process.env, env);
   // The seeding script is a local run: it fills the embedded store unless Upstash is configured.
@@ -106,7 +119,7 @@ export async function seedStore({
       batch.push(
         (async () => {
           await backend.store.subscribe(
-            { ...input, page: pick(SUBSCRIBER_PAGES, index), attribution: pick(ORIGINS, index * 5) },
+            { ...input, page: pick(SUBSCRIBER_PAGES, index), attribution: pick(origins, index * 5) },
             subscribed,
           );
           // One in ten never opens the confirmation link; one in twenty confirms and later leaves.
@@ -132,7 +145,7 @@ export async function seedStore({
             source,
             notes: `Seeded lead ${index}: wants to automate invoicing.`,
             page: LEAD_PAGES[source],
-            attribution: pick(ORIGINS, index),
+            attribution: pick(origins, index),
           },
           when(index, leads),
         ),
@@ -145,7 +158,11 @@ export async function seedStore({
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { subscribers: { type: 'string', default: '10000' }, leads: { type: 'string', default: '10000' } },
+    options: {
+      subscribers: { type: 'string', default: '10000' },
+      leads: { type: 'string', default: '10000' },
+      campaigns: { type: 'string', default: '3' },
+    },
   });
   try {
     process.loadEnvFile(path.join(PROJECT_ROOT, '.env'));
@@ -153,7 +170,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     // No .env: the embedded store in .data/.
   }
   const started = Date.now();
-  const kind = await seedStore({ subscribers: Number(values.subscribers), leads: Number(values.leads) });
+  const kind = await seedStore({
+    subscribers: Number(values.subscribers),
+    leads: Number(values.leads),
+    campaigns: Number(values.campaigns),
+  });
   console.log(
     `Seeded ${values.subscribers} subscribers and ${values.leads} leads into the ${kind} store in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
   );

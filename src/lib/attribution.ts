@@ -12,7 +12,10 @@ export const UTM_PARAMETERS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_
 /** Query parameters never reported: the token of an e-mailed link belongs to its subscriber, not to a campaign. */
 const PRIVATE_PARAMETERS = ['token'];
 
-/** The limits of the server's schema (src/shared/schemas.ts): longer values would be dropped there. */
+/**
+ * Bounds on what the session keeps. A longer path would be dropped by the server's schema
+ * (src/shared/schemas.ts), which also keeps only the first 100 characters of a UTM value.
+ */
 const MAX_PATH = 500;
 const MAX_VALUE = 200;
 

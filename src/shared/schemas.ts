@@ -152,19 +152,37 @@ const AttributionText = z
   .max(200)
   .refine((value) => !CONTROL.test(value) && !BIDI_CONTROL.test(value));
 
+/** The most of a utm_* value that is kept: each distinct value is a row of the admin's campaign counts. */
+const UTM_MAX_LENGTH = 100;
+
+/** The first UTM_MAX_LENGTH characters of a value, cut between code points (never inside a surrogate pair). */
+function cutUtmValue(value: string): string {
+  const codePoints = Array.from(value);
+  return codePoints.length <= UTM_MAX_LENGTH ? value : codePoints.slice(0, UTM_MAX_LENGTH).join('').trimEnd();
+}
+
+/** A UTM parameter: what AttributionText takes, of any length, cut to its first UTM_MAX_LENGTH characters. */
+const UtmValue = z
+  .string()
+  .trim()
+  .min(1)
+  .refine((value) => !CONTROL.test(value) && !BIDI_CONTROL.test(value))
+  .transform(cutUtmValue);
+
 /**
  * The first touch a form sends along (see records.ts Attribution). It only describes the visit:
- * anything malformed in it is dropped, never a reason to refuse the lead it comes with.
+ * anything malformed in it is dropped, and a UTM value too long is cut, never a reason to refuse
+ * the lead it comes with.
  */
 export const Attribution = z
   .object({
     landingPage: SitePath.optional().catch(undefined),
     referrer: AttributionText.optional().catch(undefined),
-    utm_source: AttributionText.optional().catch(undefined),
-    utm_medium: AttributionText.optional().catch(undefined),
-    utm_campaign: AttributionText.optional().catch(undefined),
-    utm_term: AttributionText.optional().catch(undefined),
-    utm_content: AttributionText.optional().catch(undefined),
+    utm_source: UtmValue.optional().catch(undefined),
+    utm_medium: UtmValue.optional().catch(undefined),
+    utm_campaign: UtmValue.optional().catch(undefined),
+    utm_term: UtmValue.optional().catch(undefined),
+    utm_content: UtmValue.optional().catch(undefined),
   })
   .optional()
   .catch(undefined)

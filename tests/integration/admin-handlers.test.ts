@@ -8,6 +8,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Context } from '@netlify/functions';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import adminCampaigns from '../../functions/admin-campaigns';
 import adminLeads from '../../functions/admin-leads';
 import adminLogin from '../../functions/admin-login';
 import adminLogout from '../../functions/admin-logout';
@@ -32,6 +33,7 @@ import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import { leadEntries } from '../support/outbox-entries';
+import { CAMPAIGNS, madeUpCampaigns, seedCampaigns } from '../support/campaigns';
 
 type Handler = (req: Request, context: Context) => Promise<Response>;
 /** One page of an admin list, as the dashboard reads it. */
@@ -138,6 +140,7 @@ const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 /** Every admin data endpoint, as a request carrying the given cookie. */
 const DATA_ENDPOINTS: [string, Handler, (cookie?: string) => Request, Record<string, string>?][] = [
   ['GET /api/admin/overview', adminOverview, (cookie) => request('/api/admin/overview', { cookie })],
+  ['GET /api/admin/campaigns', adminCampaigns, (cookie) => request('/api/admin/campaigns?page=1&q=a', { cookie })],
   ['GET /api/admin/leads', adminLeads, (cookie) => request('/api/admin/leads?page=1', { cookie })],
   ['GET /api/admin/leads?format=csv', adminLeads, (cookie) => request('/api/admin/leads?format=csv', { cookie })],
   ['GET /api/admin/subscribers', adminSubscribers, (cookie) => request('/api/admin/subscribers', { cookie })],
@@ -1108,6 +1111,30 @@ describe.each([
     );
     expect(overview.subscribers.items[0]?.sources).toEqual(['website_footer', 'newsletter_footer']);
   });
+
+  test('the overview lists the 20 campaigns with most leads, then sign-ups, and sums the others in one row', async () => {
+    await seedCampaigns(openStore(), CAMPAIGNS, ago(0));
+    const { cookie } = await login();
+    const overview = await get<Overview>(adminOverview, '/api/admin/overview', cookie);
+    expect(overview.campaigns).toEqual({
+      top: CAMPAIGNS.slice(0, 20),
+      other: { campaigns: 9, leads: 8, subscribers: 1 },
+    });
+  });
+
+  test.each([0, 1, 20, 21, 150])(
+    'with %i made-up campaigns the overview holds at most 20 campaign rows and one row for the others',
+    async (count) => {
+      await seedCampaigns(openStore(), madeUpCampaigns(count), ago(0));
+      const { cookie } = await login();
+      const { campaigns } = await get<Overview>(adminOverview, '/api/admin/overview', cookie);
+      const others = Math.max(0, count - 20);
+      expect({ rows: campaigns.top?.length, other: campaigns.other }).toEqual({
+        rows: Math.min(count, 20),
+        other: { campaigns: others, leads: 0, subscribers: others },
+      });
+    },
+  );
 
   test('the lists come 20 to a page, newest first, with the total; a page past the end is empty', async () => {
     const store = openStore();

@@ -367,6 +367,22 @@ describe('what is stored', () => {
   });
 });
 
+describe('attribution', () => {
+  const UTM = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+  const every = (value: (name: string) => string) => Object.fromEntries(UTM.map((name) => [name, value(name)]));
+
+  test('utm_* values are stored cut to their first 100 characters, and the sign-up and the lead are taken', async () => {
+    const long = every((name) => `${name}-`.padEnd(200, '→'));
+    const signUp = await call(newsletterSubscribe, '/api/newsletter/subscribe', { ...VALID, attribution: long });
+    const lead = await call(leadsCreate, '/api/leads/create', { ...LEAD, attribution: long });
+    expect([signUp.status, lead.status]).toEqual([201, 201]);
+    const kept = every((name) => `${name}-`.padEnd(100, '→'));
+    expect((await fileStore().getSubscriber(VALID.email))?.attribution).toEqual(kept);
+    const [stored] = await fileStore().listLeads({ offset: 0, limit: 1 });
+    expect(stored?.attribution).toEqual(kept);
+  });
+});
+
 describe('abuse', () => {
   test('a filled honeypot answers like a success, stores nothing and is counted', async () => {
     const { status, json } = await call(newsletterSubscribe, '/api/subscribers', {

@@ -364,6 +364,34 @@ describe.each([
     expect(view.subscribers[0]?.firstName).toBe('1234');
   });
 
+  test('counts leads and sign-ups per campaign, pending sign-ups too; an erased lead leaves its campaign', async () => {
+    const store = await adapter.fresh();
+    const autumn = { utm_source: 'linkedin', utm_medium: 'social', utm_campaign: 'autumn' };
+    const proto = { utm_source: '__proto__', utm_medium: 'constructor', utm_campaign: 'toString' };
+    const reader = (name: string) => ({ email: `${name}@example.com`, firstName: name, source: 'website_footer' });
+    await store.subscribe({ ...reader('pending'), attribution: autumn }, NOW);
+    await store.subscribe({ ...reader('confirmed'), attribution: autumn }, NOW);
+    await store.confirmSubscriber(reader('confirmed'), LATER);
+    await store.createLead({ name: 'Ada', email: 'ada@example.com', source: 'contact_form', attribution: autumn }, NOW);
+    await store.createLead({ name: 'Bo', email: 'bo@example.com', source: 'contact_form' }, NOW);
+    const erased = await store.createLead(
+      { name: 'Cy', email: 'cy@example.com', source: 'contact_form', attribution: proto },
+      NOW,
+    );
+    expect((await store.campaignCounts()).leads).toEqual({
+      'linkedin\tsocial\tautumn': 1,
+      '(none)\t(none)\t(none)': 1,
+      '__proto__\tconstructor\ttoString': 1,
+    });
+    await store.deleteLead(erased.record.id);
+    const counts = await store.campaignCounts();
+    expect(counts).toEqual({
+      leads: { 'linkedin\tsocial\tautumn': 1, '(none)\t(none)\t(none)': 1 },
+      subscribers: { 'linkedin\tsocial\tautumn': 2 },
+    });
+    expect((await store.dashboard([dayOf(NOW)], { offset: 0, limit: 1 })).campaignCounts).toEqual(counts);
+  });
+
   test('keeps admin sessions until they expire or are deleted, and counts login attempts per window', async () => {
     const store = await adapter.fresh();
     await store.createSession('session-a', new Date(Date.now() + 60_000), 'tag-a');

@@ -31,7 +31,7 @@ describe('firstTouch', () => {
     });
   });
 
-  test('empty UTM parameters are left out and long ones cut to what the server keeps', () => {
+  test('empty UTM parameters are left out and long ones cut to 200 characters (the server keeps 100)', () => {
     const touch = firstTouch(url(`/?utm_source=&utm_medium=%20%20&utm_campaign=${'x'.repeat(300)}`), '');
     expect(touch.utm_source).toBeUndefined();
     expect(touch.utm_medium).toBeUndefined();
@@ -41,6 +41,31 @@ describe('firstTouch', () => {
   test('what it computes passes the server schema unchanged', () => {
     const touch = firstTouch(url('/contact?utm_source=newsletter&utm_campaign=nov'), 'https://news.example.org/');
     expect(Attribution.parse(touch)).toEqual(touch);
+  });
+});
+
+describe('Attribution', () => {
+  const UTM = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+  const every = (value: string) => Object.fromEntries(UTM.map((name) => [name, value]));
+
+  test.each([
+    ['200 letters', 'x'.repeat(200), 'x'.repeat(100)],
+    ['a 5,000-character value', 'y'.repeat(5000), 'y'.repeat(100)],
+    ['150 emoji, cut between code points', '🚀'.repeat(150), '🚀'.repeat(100)],
+    ['a value that ends in a space once cut', `${'z'.repeat(99)} and more`, 'z'.repeat(99)],
+  ])('keeps the first 100 characters of each utm_* value: %s', (_label, value, kept) => {
+    expect(Attribution.parse(every(value))).toEqual(every(kept));
+  });
+
+  test('keeps shorter values and the referrer as they are', () => {
+    const touch = { ...every('autumn-2026'), referrer: `${'a'.repeat(180)}.example` };
+    expect(Attribution.parse(touch)).toEqual(touch);
+  });
+
+  test('a lead with long utm_* values is taken, its values cut', () => {
+    const lead = { name: 'Ada', email: 'ada@example.com', source: 'contact_form' };
+    const parsed = LeadRequest.safeParse({ ...lead, attribution: every('q'.repeat(300)) });
+    expect(parsed.success && parsed.data.attribution).toEqual(every('q'.repeat(100)));
   });
 });
 

@@ -1,13 +1,17 @@
 // functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /** The admin dashboard's figures, computed from the store's indexes. */
-import type { CampaignRow, ListPage, Overview } from '../../../src/shared/api';
+import type { CampaignRow, CampaignSummary, ListPage, Overview } from '../../../src/shared/api';
 import { deliverySetup } from '../delivery/settings';
 import { countTable, type DailyCounts } from '../store/counting';
 import type { StoreVerbs } from '../store/store';
-import type { DashboardData } from '../store/types';
+import type { CampaignCounts } from '../store/types';
 
 export const CHART_DAYS = 90;
 export const PAGE_SIZE = 20;
+/** The last page number a list is asked for. */
+export const MAX_PAGE = 100_000;
+/** How many campaigns the dashboard shows before its row of the others. */
+export const TOP_CAMPAIGNS = 20;
 
 /** The last `count` UTC days, oldest first, ending today. */
 export function lastDays(now: Date, count: number): string[] {
@@ -33,15 +37,51 @@ function bySource(counts: DailyCounts): Record<string, number> {
   return sources;
 }
 
+/** Campaigns by name, as people read them; then by source and medium, so that no two rows tie. */
+const byName = new Intl.Collator().compare;
+
 /** Leads and sign-ups per campaign, most leads (then sign-ups) first. */
-function campaignRows({ leads, subscribers }: DashboardData['campaignCounts']): CampaignRow[] {
+function campaignRows({ leads, subscribers }: CampaignCounts): CampaignRow[] {
   const keys = new Set([...Object.keys(leads), ...Object.keys(subscribers)]);
   return [...keys]
     .map((key) => {
       const [source = '', medium = '', campaign = ''] = key.split('\t');
       return { source, medium, campaign, leads: leads[key] ?? 0, subscribers: subscribers[key] ?? 0 };
     })
-    .sort((a, b) => b.leads - a.leads || b.subscribers - a.subscribers || a.campaign.localeCompare(b.campaign));
+    .sort(
+      (a, b) =>
+        b.leads - a.leads ||
+        b.subscribers - a.subscribers ||
+        byName(a.campaign, b.campaign) ||
+        byName(a.source, b.source) ||
+        byName(a.medium, b.medium),
+    );
+}
+
+/** The dashboard's table: the first TOP_CAMPAIGNS campaigns, and the others summed. */
+export function campaignSummary(counts: CampaignCounts): CampaignSummary {
+  const rows = campaignRows(counts);
+  const others = rows.slice(TOP_CAMPAIGNS);
+  return {
+    top: rows.slice(0, TOP_CAMPAIGNS),
+    other: {
+      campaigns: others.length,
+      leads: others.reduce((sum, row) => sum + row.leads, 0),
+      subscribers: others.reduce((sum, row) => sum + row.subscribers, 0),
+    },
+  };
+}
+
+/**
+ * One page of every campaign in the dashboard's order; with `q`, of those whose source, medium or
+ * campaign holds it, whatever the case.
+ */
+export function campaignPage(counts: CampaignCounts, { page, q }: { page: number; q: string }): ListPage<CampaignRow> {
+  const needle = q.toLowerCase();
+  const rows = campaignRows(counts).filter(
+    (row) => !needle || [row.source, row.medium, row.campaign].some((value) => value.toLowerCase().includes(needle)),
+  );
+  return { items: rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), total: rows.length, page, pageSize: PAGE_SIZE };
 }
 
 /** Everything the dashboard's first view shows. Subscriber totals count confirmed subscribers. */
@@ -62,7 +102,7 @@ export async function overview(store: StoreVerbs, now: Date): Promise<Overview> 
     subscriberStatus: data.subscriberStatus,
     delivery: deliverySetup(),
     outbox: data.outbox,
-    campaigns: campaignRows(data.campaignCounts),
+    campaigns: campaignSummary(data.campaignCounts),
     daily: days.map((day) => ({ day, subscribers: totalOf(subscriberDaily[day]), leads: totalOf(leadDaily[day]) })),
     sources: { subscribers: bySource(subscriberDaily), leads: bySource(leadDaily) },
     subscribers: { items: subscribers, total: subscriberTotal, page: 1, pageSize: PAGE_SIZE },
@@ -74,7 +114,7 @@ export async function overview(store: StoreVerbs, now: Date): Promise<Overview> 
 /** A page number from the query string: 1 or more. */
 export function pageParam(url: URL): number {
   const page = Number(url.searchParams.get('page') ?? 1);
-  return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+  return Number.isInteger(page) && page >= 1 && page <= MAX_PAGE ? page : 1;
 }
 
 /** One page of a newest-first list, with the total, as the dashboard's tables read it. */

@@ -196,6 +196,12 @@ export interface SpamOverview {
   challengeFailures: Record<string, number>;
 }
 
+/** Leads and sign-ups per campaign key (campaignKey()), each a null-prototype table. */
+export interface CampaignCounts {
+  leads: Record<string, number>;
+  subscribers: Record<string, number>;
+}
+
 export interface DashboardData {
   /** Every subscriber record, whatever its status. */
   subscriberTotal: number;
@@ -205,8 +211,7 @@ export interface DashboardData {
   confirmationDaily: DailyCounts;
   leadDaily: DailyCounts;
   outbox: { pending: number; dead: number };
-  /** Leads and sign-ups per campaign key (campaignKey()). */
-  campaignCounts: { leads: Record<string, number>; subscribers: Record<string, number> };
+  campaignCounts: CampaignCounts;
   /** Newest first. */
   subscribers: Subscriber[];
   leads: Lead[];

@@ -63,7 +63,7 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
       )}
       {data && <Delivery setup={data.delivery} outbox={data.outbox} />}
       {data && <Figures data={data} />}
-      {data && <Campaigns rows={data.campaigns} />}
+      {data && <Campaigns summary={data.campaigns} />}
       <Leads initial={data?.leads} />
       <Spam held={data?.spam.held} />
       <Subscribers initial={data?.subscribers} />

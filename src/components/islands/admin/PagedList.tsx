@@ -8,9 +8,9 @@ import { RecordList, type RecordListProps } from '../../ui/record-list';
 import { count } from './record-text';
 
 /**
- * The page shown of a list and the answer for it (`?page=n` on `endpoint`). Page 1 may come with
- * the overview (`initial`); other pages are fetched when shown, the last one staying on screen
- * while the next arrives. A list that is not `enabled` fetches nothing.
+ * The page shown of a list and the answer for it (`page=n` added to `endpoint`'s query). Page 1
+ * may come with the overview (`initial`); other pages are fetched when shown, the last one staying
+ * on screen while the next arrives. A list that is not `enabled` fetches nothing.
  */
 export function usePagedQuery<Answer>(
   endpoint: string,
@@ -18,7 +18,7 @@ export function usePagedQuery<Answer>(
 ) {
   const [page, setPage] = useState(1);
   const query = useQuery<Answer>({
-    queryKey: [`${endpoint}?page=${page}`],
+    queryKey: [`${endpoint}${endpoint.includes('?') ? '&' : '?'}page=${page}`],
     enabled: enabled && (page > 1 || !initial),
     placeholderData: (previous) => previous,
   });
