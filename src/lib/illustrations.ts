@@ -1,4 +1,5 @@
 import type { ImageMetadata } from 'astro';
+import { inlineSvg, type InlineSvg } from './inline-svg';
 
 // The same files seen two ways: as the images the build emits (for their URLs) and as text.
 const IMAGES = import.meta.glob<ImageMetadata>('/content/images/**/*.svg', { import: 'default', eager: true });
@@ -17,10 +18,29 @@ export function svgDataUrlOf(text: string): string {
 }
 
 /**
- * An illustration of content/ as a `data:` URL, for the one image a page shows first: written
- * into the page, it paints with the text instead of a round trip later (a kilobyte or two, and
- * that page's own picture, so nothing is lost to caching). Undefined for any other image.
+ * How many cards of a list show their illustration with the page, written into it: about as many
+ * as a phone's browser fetches at load anyway (Chrome loads a lazy image once it is within 1,250 to
+ * 3,000 px of the screen). The cards after them load theirs as the reader scrolls.
  */
+export const CARDS_SHOWN_AT_LOAD = 6;
+
+/** An id prefix of the file's own: its name in the build, as `saas-DaXhWcQ_`. */
+function idPrefix(image: ImageMetadata): string {
+  const name = image.src.split('?')[0]?.split('/').pop() ?? 'svg';
+  return name.replace(/\.svg$/i, '').replace(/[^\w-]+/g, '-');
+}
+
+/**
+ * An illustration of content/ as an `<svg>` to write into the page that shows it near the top:
+ * it paints with the text instead of a round trip later, a kilobyte or two once compressed.
+ * Undefined for any other image, or one that cannot sit inside a page (see inline-svg.ts).
+ */
+export function svgMarkup(image: ImageMetadata): InlineSvg | undefined {
+  const text = TEXT_BY_URL.get(image.src);
+  return text === undefined ? undefined : inlineSvg(text, idPrefix(image), image);
+}
+
+/** An illustration of content/ as a `data:` URL, for one that cannot be written in as markup. */
 export function svgDataUrl(image: ImageMetadata): string | undefined {
   const text = TEXT_BY_URL.get(image.src);
   return text === undefined ? undefined : svgDataUrlOf(text);

@@ -81,12 +81,22 @@ describe('blog publishing', () => {
 });
 
 describe('illustrations', () => {
-  test('a raster cover is resized into WebP copies; an SVG cover is written into its page as it is, and served as a file on the list', () => {
+  test('a raster cover is resized into WebP copies; an SVG cover is drawn by its page and by the first cards of the list, the later cards load it as a file', () => {
     site = copySite();
     writeFileSync(site.file('content/images/blog/what-to-automate-first.png'), solidPng(1200, 630, [11, 26, 51]));
     edit(site, 'content/blog/what-to-automate-first.md', (text) =>
       text.replace('what-to-automate-first.svg', 'what-to-automate-first.png'),
     );
+    // Seven posts: the two oldest, last on the list, share one SVG cover.
+    const post = readFileSync(site.file('content/blog/automated-appointment-scheduling.md'), 'utf8');
+    for (const [slug, date] of [
+      ['older-post', '2020-01-02'],
+      ['oldest-post', '2020-01-01'],
+    ])
+      writeFileSync(
+        site.file(`content/blog/${slug}.md`),
+        post.replace(/^publishedDate: .*$/m, `publishedDate: ${date}`),
+      );
     const { status, output } = site.build();
     expect(status, output).toBe(0);
     const raster = readFileSync(site.file('dist/blog/what-to-automate-first.html'), 'utf8');
@@ -94,11 +104,15 @@ describe('illustrations', () => {
       /<img src="\/_astro\/what-to-automate-first\.[^"]+\.webp" srcset="[^"]+ 480w, [^"]+ 800w, [^"]+ 1200w"/,
     );
     const vector = readFileSync(site.file('dist/blog/automated-appointment-scheduling.html'), 'utf8');
-    const svg = readFileSync(site.file('content/images/blog/automated-appointment-scheduling.svg'), 'utf8').trim();
-    expect(vector).toContain(`<img src="data:image/svg+xml,${encodeURIComponent(svg)}" width="1200" height="630"`);
+    expect(vector).toMatch(/<svg viewBox="0 0 1200 630" width="1200" height="630" role="img" aria-label="[^"]+"/);
+    expect(vector).not.toContain('automated-appointment-scheduling.svg');
     const list = readFileSync(site.file('dist/blog.html'), 'utf8');
-    expect(list).toMatch(
-      /<img src="\/_astro\/automated-appointment-scheduling\.[\w-]+\.svg" width="1200" height="630"/,
+    const cards = list.split('<article').slice(1);
+    expect(cards).toHaveLength(7);
+    for (const card of cards.slice(0, 6)) expect(card).not.toMatch(/<img src="\/_astro\/[^"]+\.svg"/);
+    expect(cards.filter((card) => card.includes('<svg viewBox="0 0 1200 630"'))).toHaveLength(5);
+    expect(cards[6]).toMatch(
+      /<img src="\/_astro\/automated-appointment-scheduling\.[\w-]+\.svg" width="1200" height="630" alt(?:="")? loading="lazy"/,
     );
   });
 
