@@ -4,7 +4,7 @@ import { PAGE_SIZE, pageParam } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
 import { deliverySettings } from './_lib/delivery/settings';
 import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
-import { leadEntries } from './_lib/delivery/messages';
+import { leadEntries } from './_lib/delivery/entries';
 import { deliverAfterAnswer } from './_lib/delivery/outbox';
 import { getStore } from './_lib/store/get-store';
 

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { formHandler } from './_lib/forms/form-endpoint';
-import { leadEntries } from './_lib/delivery/messages';
+import { leadEntries } from './_lib/delivery/entries';
 import { screenLead } from './_lib/forms/spam';
 import { emailAsciiOf, LeadRequest } from '../src/shared/schemas';
 

@@ -4,7 +4,7 @@ import { SubscriptionTokenRequest } from '../src/shared/schemas';
 import { deliverySettings } from './_lib/delivery/settings';
 import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/platform/http';
 import { LINK_MESSAGES, sentAtOf, verifyLink } from './_lib/delivery/links';
-import { confirmedEntries } from './_lib/delivery/messages';
+import { confirmedEntries } from './_lib/delivery/entries';
 import { deliverAfterAnswer } from './_lib/delivery/outbox';
 import { policyDate } from './_lib/platform/policy';
 import { getStore } from './_lib/store/get-store';

@@ -13,7 +13,7 @@ import type { ParsedMail } from 'mailparser';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { resetEnv } from '../../functions/_lib/platform/env';
-import { leadEntries } from '../../functions/_lib/delivery/messages';
+import { leadEntries } from '../../functions/_lib/delivery/entries';
 import { sweep } from '../../functions/_lib/delivery/outbox';
 import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
 import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyLink } from '../../functions/_lib/delivery/links';
-import { confirmationEntry } from '../../functions/_lib/delivery/messages';
+import { confirmationEntry } from '../../functions/_lib/delivery/emails/confirmation';
 import { resetEnv } from '../../functions/_lib/platform/env';
 import { legacyLinkToken } from '../support/legacy-links';
 

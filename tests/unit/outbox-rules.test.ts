@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { headerAddress } from '../../functions/_lib/delivery/mail-transport';
-import { greeting, mailbox } from '../../functions/_lib/delivery/messages';
+import { greeting, mailbox } from '../../functions/_lib/delivery/addresses';
 import { answerFailure } from '../../functions/_lib/delivery/webhooks';
 import {
   afterAttempt,

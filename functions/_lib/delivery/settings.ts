@@ -4,7 +4,16 @@ import type { DeliverySetup } from '../../../src/shared/api';
 import { site } from '../../../src/site.config';
 import { getEnv, isLocalRun } from '../platform/env';
 import { mailFrom, mailMode } from './mail-transport';
-import type { DeliverySettings } from './messages';
+
+/** Where a form's deliveries go and what their links point at. */
+export interface DeliverySettings {
+  /** The site's origin for links: `https://www.example.com`. */
+  origin: string;
+  /** Who is told about leads. */
+  notifyTo: string[];
+  /** The webhook's host when a webhook is set, else undefined. */
+  webhookHost: string | undefined;
+}
 
 /** Host names that only ever reach the machine itself: a request naming one came from a browser on it. */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);

@@ -32,7 +32,7 @@ import type { StoreVerbs } from '../store/store';
 import type { WriteOptions } from '../store/types';
 import { checkProofOfWork, PROOF_OF_WORK_PROBLEMS, type ProofOfWorkProblem } from './proof-of-work';
 import { deliverySettings } from '../delivery/settings';
-import type { DeliverySettings } from '../delivery/messages';
+import type { DeliverySettings } from '../delivery/settings';
 import { deliverAfterAnswer } from '../delivery/outbox';
 
 /** What a form's save needs besides its data: where deliveries go and what their links point at. */

@@ -1,7 +1,7 @@
 /** A newsletter sign-up, as both newsletter forms store it: a pending subscriber and, at most hourly, a confirmation e-mail. */
 import { emailAsciiOf } from '../../../src/shared/schemas';
 import type { SaveContext } from './form-endpoint';
-import { confirmationEntry } from '../delivery/messages';
+import { confirmationEntry } from '../delivery/emails/confirmation';
 import { policyDate } from '../platform/policy';
 import type { StoreVerbs } from '../store/store';
 import type { SubscribeInput } from '../store/types';

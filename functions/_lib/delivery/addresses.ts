@@ -1,0 +1,88 @@
+// functions/_lib/delivery gets what the outbox holds to people: the e-mails, their SMTP transport or local folder, the signed webhooks and links, and the sweep.
+/**
+ * How the e-mails address people: the forms' names, the greeting of an unverified address, the
+ * mailbox an address delivers to (for the hourly limits), display names for headers.
+ */
+import { createHash } from 'node:crypto';
+import type { NewOutboxEntry } from '../store/types';
+
+/** How the forms are named to people. */
+const FORM_NAMES: Partial<Record<string, string>> = {
+  contact_form: 'Contact form',
+  zoho_guide: 'Zoho guide request',
+  website_footer: 'Footer newsletter sign-up',
+  newsletter_footer: 'Blog newsletter sign-up',
+};
+
+export const formName = (source: string) => FORM_NAMES[source] ?? source;
+
+/** An address for headers: the ASCII form where the domain is internationalised. */
+export const sendable = (record: { email: string; emailAscii?: string }) => record.emailAscii ?? record.email;
+
+/**
+ * The greeting of an e-mail to an address nobody has verified yet (a guide, a confirmation): the
+ * first word of the name only when it is a plain name of letters (`Hi Ada,`), else `Hello,`. A
+ * form must not become a way to send a sentence or a link of a stranger's choosing, in the
+ * brand's name, to someone else's inbox.
+ */
+export function greeting(name: string): string {
+  const first = name.trim().split(/\s+/)[0] ?? '';
+  return /^\p{L}[\p{L}\p{M}'’-]{0,29}$/u.test(first) ? `Hi ${first},` : 'Hello,';
+}
+
+/**
+ * At most one guide and one confirmation e-mail an hour reach one mailbox, however often the forms
+ * are sent with it.
+ */
+export const MAILBOX_INTERVAL_SECONDS = 3600;
+
+/** Providers that deliver an address with dots in its local part as the address without them. */
+const DOTLESS_DOMAINS: Record<string, string> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
+
+/**
+ * Providers whose subdomains are inboxes: Fastmail delivers `anything@user.fastmail.com` to
+ * `user@fastmail.com`.
+ */
+const SUBDOMAIN_INBOX_DOMAINS = ['fastmail.com', 'fastmail.fm'];
+
+/**
+ * The mailbox an address delivers to, as far as the limits go: lower case, the domain in ASCII,
+ * the local part without a `+tag` (most providers deliver `ada+x@` to `ada@`), for Gmail without
+ * dots, and for a provider whose subdomains are inboxes, the inbox the subdomain names.
+ * `Ada+1@gmail.com` and `a.d.a@googlemail.com` are one mailbox, as are `a@ada.fastmail.com` and
+ * `ada@fastmail.com`, so the forms cannot flood it through variants of its address.
+ */
+export function mailbox(record: { email: string; emailAscii?: string }): string {
+  const address = (record.emailAscii ?? record.email).toLowerCase();
+  const at = address.lastIndexOf('@');
+  const domain = address.slice(at + 1);
+  let local = address.slice(0, at).split('+')[0] ?? '';
+  const dotless = DOTLESS_DOMAINS[domain];
+  if (dotless) local = local.replaceAll('.', '');
+  const provider = SUBDOMAIN_INBOX_DOMAINS.find((name) => domain.endsWith(`.${name}`));
+  if (provider)
+    return `${domain
+      .slice(0, -provider.length - 1)
+      .split('.')
+      .at(-1)}@${provider}`;
+  return `${local}@${dotless ?? domain}`;
+}
+
+/**
+ * The throttle of e-mails of one kind to one mailbox. The key holds a digest of the mailbox, not
+ * the address: it outlives an erasure by up to two hours and must not keep the address.
+ */
+export function mailboxThrottle(
+  kind: string,
+  record: { email: string; emailAscii?: string },
+): NewOutboxEntry['throttle'] {
+  const digest = createHash('sha256').update(mailbox(record), 'utf8').digest('base64url').slice(0, 32);
+  return { key: `${kind}:${digest}`, seconds: MAILBOX_INTERVAL_SECONDS };
+}
+
+/**
+ * A display name for a header, quoted, without anything that could end the quote or the line: the
+ * form every stored message has, which the transport reads back into a name and an address for
+ * nodemailer to encode (headerAddress in mail-transport.ts).
+ */
+export const displayName = (name: string) => `"${name.replaceAll(/["\\\r\n]/g, ' ').trim()}"`;
