@@ -57,6 +57,19 @@ describe('content validation at build time', () => {
   });
 });
 
+describe('newsletter issues at build time', () => {
+  const ISSUE = 'content/newsletter/three-automations-before-the-new-year.md';
+
+  test('an issue without its subject fails the build, naming the file and the field', () => {
+    site = copySite();
+    edit(site, ISSUE, (text) => text.replace(/^subject: .*$/m, ''));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain(ISSUE);
+    expect(output).toMatch(/subject/);
+  });
+});
+
 describe('blog publishing', () => {
   test('drafts are left out of production builds', () => {
     site = copySite();
