@@ -1,7 +1,9 @@
 /**
- * Scheduled posts: a post dated after the build day stays out of every place a post appears (its
- * page, the blog list, the RSS feed, the sitemap, the /api) and is in all of them once the build
- * day reaches its date. SITE_BUILD_DATE moves the build's clock; no test waits for a day to pass.
+ * Scheduled posts and issues: a post dated after the build day stays out of every place a post
+ * appears (its page, the blog list, the RSS feed, the sitemap, the /api) and is in all of them
+ * once the build day reaches its date; so is a newsletter issue (its page, the list of issues, the
+ * sitemap), here one that features the post. SITE_BUILD_DATE moves the
+ * build's clock; no test waits for a day to pass.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -19,6 +21,18 @@ publishedDate: 2031-03-15
 Written ahead of time.
 `;
 
+const ISSUE_SLUG = 'an-issue-for-the-ides-of-march';
+const ISSUE = `---
+subject: "Our letter for the Ides of March"
+summary: "Scheduled with the post it features, so that the two go live together on the morning of their day."
+publishedDate: 2031-03-15
+posts:
+  - ${SLUG}
+---
+
+Written ahead of time, too.
+`;
+
 /** Where a post can appear in a build, and whether this one does. */
 function appearances(site: SiteCopy) {
   const read = (file: string) => readFileSync(site.file('dist', file), 'utf8');
@@ -32,30 +46,44 @@ function appearances(site: SiteCopy) {
   };
 }
 
+/** Where an issue can appear in a build, and whether this one does. */
+function issueAppearances(site: SiteCopy) {
+  const read = (file: string) => readFileSync(site.file('dist', file), 'utf8');
+  return {
+    page: existsSync(site.file('dist/newsletter', `${ISSUE_SLUG}.html`)),
+    list: read('newsletter.html').includes(`/newsletter/${ISSUE_SLUG}`),
+    sitemap: read('sitemap-0.xml').includes(`/newsletter/${ISSUE_SLUG}`),
+  };
+}
+
 let site: SiteCopy;
 beforeAll(() => {
   site = copySite();
   writeFileSync(site.file('content/blog', `${SLUG}.md`), POST);
+  writeFileSync(site.file('content/newsletter', `${ISSUE_SLUG}.md`), ISSUE);
 });
 afterAll(() => site?.remove());
 
-describe('a post dated tomorrow', () => {
-  test('is in no page, feed, sitemap or /api of a build made the day before', () => {
+describe('a post and an issue dated tomorrow', () => {
+  test('are in no page, list, feed, sitemap or /api of a build made the day before', () => {
     const { status, output } = site.build({ SITE_BUILD_DATE: '2031-03-14' });
     expect(status, output).toBe(0);
     expect(appearances(site)).toEqual({ page: false, list: false, feed: false, sitemap: false, api: false });
+    expect(issueAppearances(site)).toEqual({ page: false, list: false, sitemap: false });
   });
 
-  test('is in all of them in the same build made on its day', () => {
+  test('are in all of them in the same build made on their day', () => {
     const { status, output } = site.build({ SITE_BUILD_DATE: '2031-03-15' });
     expect(status, output).toBe(0);
     expect(appearances(site)).toEqual({ page: true, list: true, feed: true, sitemap: true, api: true });
+    expect(issueAppearances(site)).toEqual({ page: true, list: true, sitemap: true });
   });
 
-  test('is on a deploy preview before its day, so the CMS can link to it', () => {
+  test('are on a deploy preview before their day, so the CMS can link to them', () => {
     const { status, output } = site.build({ SITE_BUILD_DATE: '2031-03-14', CONTEXT: 'deploy-preview' });
     expect(status, output).toBe(0);
     expect(appearances(site).page).toBe(true);
+    expect(issueAppearances(site).page).toBe(true);
   });
 
   test('a build date that is not a date stops the build, saying so', () => {
