@@ -61,8 +61,8 @@ const SHOW_SCHEDULED = import.meta.env.DEV || process.env.CONTEXT === 'deploy-pr
 /**
  * The day a build publishes for, YYYY-MM-DD in UTC: SITE_BUILD_DATE when it is set (tests move
  * the clock with it), today otherwise. A post or issue dated after it is scheduled: it stays out
- * of the pages, the feed, the sitemap and the /api until a build on or after its day, which the
- * daily scheduled build (functions/scheduled-build.ts) makes happen.
+ * of the pages, the feed, the sitemap, the /api and the mailings until a build on or after its
+ * day, which the daily scheduled build (functions/scheduled-build.ts) makes happen.
  */
 export function buildDay(env: Record<string, string | undefined> = process.env): string {
   const value = env.SITE_BUILD_DATE?.trim();

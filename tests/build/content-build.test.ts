@@ -94,6 +94,16 @@ describe('newsletter issues at build time', () => {
       'content/newsletter/unsubscribe.md: the file name "unsubscribe" is taken by another page under /newsletter',
     );
   });
+
+  test('a letter that shows an image from content/ fails the build, naming the file', () => {
+    site = copySite();
+    edit(site, ISSUE, (text) => `${text}\n![A checklist](../images/blog/what-to-automate-first.svg)\n`);
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain(
+      `${ISSUE}: the letter shows an image stored in content/, which the newsletter's e-mail cannot carry`,
+    );
+  });
 });
 
 describe('blog publishing', () => {
@@ -113,6 +123,7 @@ describe('blog publishing', () => {
     expect(readdirSync(site.file('dist/newsletter'))).not.toContain(`${issue}.html`);
     expect(read('newsletter.html')).not.toContain(`/newsletter/${issue}`);
     expect(read('sitemap-0.xml')).not.toContain(issue);
+    expect(read('mailings.json')).not.toMatch(new RegExp(`what-to-automate-first|${issue}`));
   });
 
   test('with no posts the blog shows its empty state, and with no issues the newsletter its own', () => {
@@ -129,6 +140,7 @@ describe('blog publishing', () => {
     expect(readFileSync(site.file('dist/newsletter.html'), 'utf8')).toContain(
       'No issues published yet. Subscribe below to get the first one.',
     );
+    expect(JSON.parse(readFileSync(site.file('dist/mailings.json'), 'utf8'))).toEqual({ mailings: [] });
   });
 });
 

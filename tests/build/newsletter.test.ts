@@ -1,12 +1,16 @@
 /**
  * The newsletter's past issues as the build makes them: the list at /newsletter and a page per
- * issue, both in the sitemap. Reads dist/, which `npm test` builds first.
+ * issue, both in the sitemap; and dist/mailings.json, what the newsletter's sender reads: every
+ * published issue and post, with self-contained HTML and absolute URLs, linked from no page and
+ * absent from the sitemap. Reads dist/, which `npm test` builds first.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { MAILINGS_FILE, type IssueMailing, type Mailings, type PostMailing } from '../../src/shared/mailings';
 import { PROJECT_ROOT } from '../../scripts/harness/project';
-import { DIST } from '../support/dist';
+import { builtPages, DIST } from '../support/dist';
+import { POST_SLUGS } from '../support/routes';
 
 const read = (file: string) => readFileSync(path.join(DIST, file), 'utf8');
 
@@ -26,6 +30,9 @@ function sitemapPaths(): string[] {
     ),
   );
 }
+
+/** The canonical URL a page names. */
+const canonicalOf = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
 
 test('the example issue says what it is about and features posts', () => {
   expect(SUBJECT.length).toBeGreaterThan(10);
@@ -57,5 +64,53 @@ describe('the pages of the newsletter', () => {
     const listed = sitemapPaths();
     expect(listed).toEqual(expect.arrayContaining(['/newsletter', `/newsletter/${ISSUE}`]));
     expect(listed.filter((pathname) => /^\/newsletter\/(confirm|unsubscribe|404)$/.test(pathname))).toEqual([]);
+  });
+});
+
+describe(`dist/${MAILINGS_FILE}`, () => {
+  const { mailings } = JSON.parse(read(MAILINGS_FILE)) as Mailings;
+  const issues = mailings.filter((mailing): mailing is IssueMailing => mailing.kind === 'issue');
+  const posts = mailings.filter((mailing): mailing is PostMailing => mailing.kind === 'post');
+
+  test('has the issue with its page URL, date and featured posts', () => {
+    const issue = issues.find((mailing) => mailing.slug === ISSUE);
+    expect(issue).toMatchObject({
+      subject: SUBJECT,
+      posts: FEATURED,
+      publishedDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+    expect(issue?.url).toBe(canonicalOf(read(`newsletter/${ISSUE}.html`)));
+  });
+
+  test("has the issue's letter as self-contained HTML: every link and image an absolute URL", () => {
+    const { html = '', url = '' } = issues.find((mailing) => mailing.slug === ISSUE) ?? {};
+    const origin = new URL(url).origin;
+    expect(html).toContain('<h2 id="1-get-invoices-paid-before-the-holidays-not-after">');
+    expect(html).toContain(`<a href="${origin}/blog/automate-invoicing-small-business">`);
+    const addresses = [...html.matchAll(/\s(?:href|src)="([^"]*)"/g)].map(([, address]) => address);
+    expect(addresses.length).toBeGreaterThan(1);
+    for (const address of addresses) expect(address).toMatch(/^https?:\/\/[^/]+\//);
+    expect(html).not.toMatch(/<(html|head|body|script|style)\b/);
+  });
+
+  test('has every published post, with its page URL and its cover as a PNG of this build', () => {
+    expect(posts.map((post) => post.slug).sort()).toEqual(POST_SLUGS);
+    for (const post of posts) {
+      expect(post.url).toBe(canonicalOf(read(`blog/${post.slug}.html`)));
+      expect(post.subject).toBe(/<h1[^>]*>([^<]+)<\/h1>/.exec(read(`blog/${post.slug}.html`))?.[1]);
+      expect(post.imageUrl).toMatch(/^https?:\/\/[^/]+\/_astro\/.+\.png$/);
+      expect(existsSync(path.join(DIST, new URL(post.imageUrl).pathname)), post.imageUrl).toBe(true);
+      expect(post.imageAlt).not.toBe('');
+    }
+  });
+
+  test('every issue features posts the file has, each of them', () => {
+    const slugs = new Set(posts.map((post) => post.slug));
+    for (const issue of issues) for (const slug of issue.posts) expect(slugs).toContain(slug);
+  });
+
+  test('is linked from no page and absent from the sitemap', () => {
+    expect(builtPages().filter((page) => read(page).includes(MAILINGS_FILE))).toEqual([]);
+    expect(sitemapPaths()).not.toContain(`/${MAILINGS_FILE}`);
   });
 });
