@@ -10,6 +10,7 @@ import { cmsDevPage } from './src/integrations/cms-dev-page.ts';
 import { deployContextHeaders } from './src/integrations/deploy-context-headers.ts';
 import { svgGuard } from './src/integrations/svg-guard.ts';
 import { wideContent } from './src/integrations/wide-content.ts';
+import { NEWSLETTER_PATHS } from './src/shared/pages.ts';
 import { readSiteConfig } from './src/site.config.ts';
 
 const env = { ...loadEnv(process.env.NODE_ENV ?? 'production', process.cwd(), ''), ...process.env };
@@ -25,9 +26,12 @@ const frameSources = [...originOf(site.contactFormUrl), ...originOf(site.analyti
 /**
  * Pages that exist for people who land on them by mistake, by login or from an e-mail (the
  * guides sent to leads, the newsletter's confirm and unsubscribe links), never for search
- * engines: each is also noindex, and a build test keeps the two lists in step.
+ * engines: each is also noindex, and a build test keeps the two lists in step. The newsletter's
+ * past issues at /newsletter are public pages.
  */
-const UNLISTED = /\/(404|admin|guides|newsletter)(\/|$)/;
+const UNLISTED = /\/(404|admin|guides)(\/|$)/;
+/** @type {Set<string>} */
+const UNLISTED_PATHS = new Set(Object.values(NEWSLETTER_PATHS));
 
 export default defineConfig({
   site: site.url,
@@ -58,7 +62,12 @@ export default defineConfig({
         },
       },
     },
-    sitemap({ filter: (page) => !UNLISTED.test(new URL(page).pathname) }),
+    sitemap({
+      filter: (page) => {
+        const { pathname } = new URL(page);
+        return !UNLISTED.test(pathname) && !UNLISTED_PATHS.has(pathname);
+      },
+    }),
     svgGuard(['content', 'src/assets']),
     deployContextHeaders(),
     cmsDevPage(),

@@ -103,6 +103,32 @@ const blog = defineCollection({
   schema: blogSchema,
 });
 
+/** The blog posts an issue may feature: a few cards under the letter, never a second blog list. */
+const FEATURED_POSTS_MAX = 3;
+
+/** A newsletter issue's front matter; the markdown body is the letter itself. */
+export const newsletterSchema = z.object({
+  /** The e-mail's subject line; also the issue page's heading and title. */
+  subject: z.string().trim().min(10).max(90),
+  /** One line for the list of issues, the meta description and the e-mail's preview text. */
+  summary: seoSummary,
+  /** Publication date, YYYY-MM-DD: an issue dated after the build day is scheduled, as a post is. */
+  publishedDate: z.coerce.date(),
+  /** Drafts are built in `astro dev` only, never in production. */
+  draft: z.boolean().default(false),
+  /**
+   * Blog posts the issue features, drawn as cards under the letter: file names (slugs) of entries
+   * in content/blog, each published no later than the issue.
+   */
+  posts: z.array(reference('blog')).max(FEATURED_POSTS_MAX).optional(),
+});
+
+const newsletter = defineCollection({
+  // Published issues have a page at /newsletter/<file name>; sending one is the owner's act.
+  loader: glob({ pattern: '*.md', base: './content/newsletter' }),
+  schema: newsletterSchema,
+});
+
 /** A legal page's front matter (the privacy policy); the markdown body is its text. */
 export const legalSchema = z.object({
   /** Page heading and title. */
@@ -137,4 +163,4 @@ const guides = defineCollection({
   schema: guideSchema,
 });
 
-export const collections = { sectors, miniApps, blog, legal, guides };
+export const collections = { sectors, miniApps, blog, newsletter, legal, guides };

@@ -3,11 +3,13 @@
  * through these functions only, so they always agree.
  */
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
+import { NEWSLETTER_PATHS } from '../shared/pages';
 import { isoDate } from './format';
 
 export type Sector = CollectionEntry<'sectors'>;
 export type MiniApp = CollectionEntry<'miniApps'>;
 export type Post = CollectionEntry<'blog'>;
+export type Issue = CollectionEntry<'newsletter'>;
 
 const byOrder = (a: { data: { order: number } }, b: { data: { order: number } }) => a.data.order - b.data.order;
 
@@ -51,16 +53,16 @@ export async function getSectorsOfMiniApp(app: MiniApp): Promise<Sector[]> {
 const SHOW_DRAFTS = import.meta.env.DEV;
 
 /**
- * Whether posts dated after the build day are shown: in `astro dev`, and on a deploy preview, so
- * that the CMS's "View preview" of a scheduled post opens the post (previews are noindex).
+ * Whether posts and issues dated after the build day are shown: in `astro dev`, and on a deploy
+ * preview, so that the CMS's "View preview" of a scheduled one opens its page (previews are noindex).
  */
 const SHOW_SCHEDULED = import.meta.env.DEV || process.env.CONTEXT === 'deploy-preview';
 
 /**
  * The day a build publishes for, YYYY-MM-DD in UTC: SITE_BUILD_DATE when it is set (tests move
- * the clock with it), today otherwise. A post dated after it is scheduled: it stays out of the
- * pages, the feed, the sitemap and the /api until a build on or after its day, which the daily
- * scheduled build (functions/scheduled-build.ts) makes happen.
+ * the clock with it), today otherwise. A post or issue dated after it is scheduled: it stays out
+ * of the pages, the feed, the sitemap, the /api and the mailings until a build on or after its
+ * day, which the daily scheduled build (functions/scheduled-build.ts) makes happen.
  */
 export function buildDay(env: Record<string, string | undefined> = process.env): string {
   const value = env.SITE_BUILD_DATE?.trim();
@@ -72,16 +74,70 @@ export function buildDay(env: Record<string, string | undefined> = process.env):
   return day.toISOString().slice(0, 10);
 }
 
+/** Whether a post or an issue is in this build: not a draft, and not dated after the build day (outside dev and previews). */
+function isPublished(data: { draft: boolean; publishedDate: Date }, today: string): boolean {
+  return (SHOW_DRAFTS || !data.draft) && (SHOW_SCHEDULED || isoDate(data.publishedDate) <= today);
+}
+
+const newestFirst = (a: Post | Issue, b: Post | Issue) =>
+  b.data.publishedDate.getTime() - a.data.publishedDate.getTime() || a.id.localeCompare(b.id);
+
 /** Published posts, newest first: drafts and posts dated after the build day are left out of production builds. */
 export async function getPublishedPosts(): Promise<Post[]> {
   const today = buildDay();
-  const posts = await getCollection(
-    'blog',
-    ({ data }) => (SHOW_DRAFTS || !data.draft) && (SHOW_SCHEDULED || isoDate(data.publishedDate) <= today),
-  );
-  return posts.sort(
-    (a, b) => b.data.publishedDate.getTime() - a.data.publishedDate.getTime() || a.id.localeCompare(b.id),
-  );
+  return (await getCollection('blog', ({ data }) => isPublished(data, today))).sort(newestFirst);
+}
+
+/** File names an issue cannot have: its page would take the place of another page under /newsletter. */
+const RESERVED_ISSUE_NAMES = new Set(['404', ...Object.values(NEWSLETTER_PATHS).map((path) => path.split('/').pop())]);
+
+/** What is wrong with a published issue: a taken file name, a featured post that cannot be featured. */
+function issueProblems(issue: Issue, postsById: Map<string, Post>): string[] {
+  const file = issue.filePath ?? `newsletter issue "${issue.id}"`;
+  const problems: string[] = [];
+  if (RESERVED_ISSUE_NAMES.has(issue.id)) {
+    problems.push(`${file}: the file name "${issue.id}" is taken by another page under /newsletter; rename the file.`);
+  }
+  issue.data.posts?.forEach((ref, index) => {
+    const post = postsById.get(ref.id);
+    if (!post) {
+      problems.push(
+        `${file}: field posts[${index}] refers to the blog post "${ref.id}", which this build does not publish (it does not exist, or it is a draft). ` +
+          `Use the file name (without extension) of a published post in content/blog: ${[...postsById.keys()].join(', ')}.`,
+      );
+    } else if (post.data.publishedDate > issue.data.publishedDate) {
+      problems.push(
+        `${file}: field posts[${index}] refers to the blog post "${ref.id}", published on ${isoDate(post.data.publishedDate)}, ` +
+          `after the issue (${isoDate(issue.data.publishedDate)}): an issue can only feature posts already out on its date.`,
+      );
+    }
+  });
+  return problems;
+}
+
+/**
+ * Published issues, newest first, under the same rules as posts (drafts, scheduled dates). Each
+ * featured post must be a post this build publishes, dated on or before the issue: Astro only
+ * logs a reference to a missing entry, and a card must never link to a page that is not there.
+ * Every such mistake stops the build, all of them in one error naming each file and field.
+ */
+export async function getPublishedIssues(): Promise<Issue[]> {
+  const today = buildDay();
+  const [issues, posts] = await Promise.all([
+    getCollection('newsletter', ({ data }) => isPublished(data, today)),
+    getPublishedPosts(),
+  ]);
+  const postsById = new Map(posts.map((post) => [post.id, post]));
+  const problems = issues.flatMap((issue) => issueProblems(issue, postsById));
+  if (problems.length > 0)
+    throw new Error(`Newsletter issues that cannot be published:\n  - ${problems.join('\n  - ')}`);
+  return issues.sort(newestFirst);
+}
+
+/** The published posts an issue features, in the order it lists them (getPublishedIssues has checked them). */
+export async function getFeaturedPosts(issue: Issue): Promise<Post[]> {
+  const posts = new Map((await getPublishedPosts()).map((post) => [post.id, post]));
+  return (issue.data.posts ?? []).flatMap((ref) => posts.get(ref.id) ?? []);
 }
 
 export type Guide = CollectionEntry<'guides'>;

@@ -81,6 +81,7 @@ describe('the CMS configuration', () => {
 
   test.each([
     ['blog', 'content/blog', 'blog/{{slug}}'],
+    ['newsletter', 'content/newsletter', 'newsletter/{{slug}}'],
     ['sectors', 'content/sectors', 'sectors/{{slug}}'],
     ['miniApps', 'content/mini-apps', 'mini-apps/{{slug}}'],
     ['guides', 'content/guides', 'guides/{{slug}}'],
@@ -107,6 +108,29 @@ describe('the CMS configuration', () => {
     expect(field('blog', 'imageAlt')?.widget).toBe('string');
   });
 
+  test('an issue is written like a post: its subject, summary, date, draft flag and letter, in that order', () => {
+    expect(collection('newsletter')?.fields?.map((entry) => [entry.name, entry.widget])).toEqual([
+      ['subject', 'string'],
+      ['summary', 'text'],
+      ['publishedDate', 'datetime'],
+      ['draft', 'boolean'],
+      ['posts', 'relation'],
+      ['body', 'markdown'],
+    ]);
+  });
+
+  test("an issue's featured posts are chosen among the blog posts, by title, at most three, none required", () => {
+    expect(field('newsletter', 'posts')).toMatchObject({
+      widget: 'relation',
+      collection: 'blog',
+      value_field: '{{slug}}',
+      display_fields: ['title'],
+      multiple: true,
+      max: 3,
+      required: false,
+    });
+  });
+
   test('limits and types come from the schemas', () => {
     expect(field('blog', 'title')?.pattern?.[0]).toBe('^[\\s\\S]{10,90}$');
     expect(field('blog', 'summary')).toMatchObject({
@@ -125,6 +149,14 @@ describe('the CMS configuration', () => {
       min: 1,
     });
     expect(field('sectors', 'automations')).toMatchObject({ widget: 'list', min: 2, max: 8 });
+    expect(field('newsletter', 'subject')?.pattern?.[0]).toBe('^[\\s\\S]{10,90}$');
+    expect(field('newsletter', 'summary')).toMatchObject({
+      widget: 'text',
+      pattern: ['^[\\s\\S]{50,180}$', expect.any(String)],
+    });
+    expect(field('newsletter', 'publishedDate')).toMatchObject({ widget: 'datetime', format: 'YYYY-MM-DD' });
+    expect(field('newsletter', 'publishedDate')?.hint).toContain('A future date schedules the issue');
+    expect(field('newsletter', 'draft')).toMatchObject({ widget: 'boolean', required: false, default: false });
     expect(field('sectors', 'order')).toMatchObject({ widget: 'number', value_type: 'int', min: 0 });
   });
 });

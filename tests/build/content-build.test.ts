@@ -57,26 +57,90 @@ describe('content validation at build time', () => {
   });
 });
 
-describe('blog publishing', () => {
-  test('drafts are left out of production builds', () => {
+describe('newsletter issues at build time', () => {
+  const ISSUE = 'content/newsletter/three-automations-before-the-new-year.md';
+
+  test('an issue without its subject fails the build, naming the file and the field', () => {
     site = copySite();
-    edit(site, 'content/blog/what-to-automate-first.md', (text) => text.replace(/^---\n/, '---\ndraft: true\n'));
+    edit(site, ISSUE, (text) => text.replace(/^subject: .*$/m, ''));
     const { status, output } = site.build();
-    expect(status, output).toBe(0);
-    expect(readdirSync(site.file('dist/blog'))).not.toContain('what-to-automate-first');
-    expect(readFileSync(site.file('dist/blog.html'), 'utf8')).not.toContain('/blog/what-to-automate-first');
-    expect(readFileSync(site.file('dist/rss.xml'), 'utf8')).not.toContain('what-to-automate-first');
-    expect(readFileSync(site.file('dist/sitemap-0.xml'), 'utf8')).not.toContain('what-to-automate-first');
+    expect(status).not.toBe(0);
+    expect(output).toContain(ISSUE);
+    expect(output).toMatch(/subject/);
   });
 
-  test('with no posts the blog shows its empty state', () => {
+  test('featured posts that do not exist or come later, and a taken file name, fail the build, each named', () => {
     site = copySite();
-    for (const file of readdirSync(site.file('content/blog'))) rmSync(site.file('content/blog', file));
+    edit(site, ISSUE, (text) => text.replace(/^ {2}- automated-appointment-scheduling$/m, '  - automated-scheduling'));
+    // Dated before the post it features (2026-11-10), and named like the unsubscribe page.
+    writeFileSync(
+      site.file('content/newsletter/unsubscribe.md'),
+      readFileSync(site.file(ISSUE), 'utf8')
+        .replace(/^publishedDate: .*$/m, 'publishedDate: 2026-11-01')
+        .replace(
+          /^posts:\n(?: {2}- .+\n)+/m,
+          'posts:\n  - automate-invoicing-small-business\n  - what-to-automate-first\n',
+        ),
+    );
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain(
+      `${ISSUE}: field posts[1] refers to the blog post "automated-scheduling", which this build does not publish`,
+    );
+    expect(output).toContain(
+      'content/newsletter/unsubscribe.md: field posts[1] refers to the blog post "what-to-automate-first", published on 2026-11-10, after the issue (2026-11-01)',
+    );
+    expect(output).toContain(
+      'content/newsletter/unsubscribe.md: the file name "unsubscribe" is taken by another page under /newsletter',
+    );
+  });
+
+  test('a letter that shows an image from content/ fails the build, naming the file', () => {
+    site = copySite();
+    edit(site, ISSUE, (text) => `${text}\n![A checklist](../images/blog/what-to-automate-first.svg)\n`);
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain(
+      `${ISSUE}: the letter shows an image stored in content/, which the newsletter's e-mail cannot carry`,
+    );
+  });
+});
+
+describe('blog publishing', () => {
+  test('drafts, posts and issues alike, are left out of production builds', () => {
+    const copy = copySite();
+    site = copy;
+    const issue = 'three-automations-before-the-new-year';
+    edit(site, 'content/blog/what-to-automate-first.md', (text) => text.replace(/^---\n/, '---\ndraft: true\n'));
+    edit(site, `content/newsletter/${issue}.md`, (text) => text.replace(/^---\n/, '---\ndraft: true\n'));
+    const { status, output } = site.build();
+    expect(status, output).toBe(0);
+    const read = (file: string) => readFileSync(copy.file('dist', file), 'utf8');
+    expect(readdirSync(site.file('dist/blog'))).not.toContain('what-to-automate-first.html');
+    expect(read('blog.html')).not.toContain('/blog/what-to-automate-first');
+    expect(read('rss.xml')).not.toContain('what-to-automate-first');
+    expect(read('sitemap-0.xml')).not.toContain('what-to-automate-first');
+    expect(readdirSync(site.file('dist/newsletter'))).not.toContain(`${issue}.html`);
+    expect(read('newsletter.html')).not.toContain(`/newsletter/${issue}`);
+    expect(read('sitemap-0.xml')).not.toContain(issue);
+    expect(read('mailings.json')).not.toMatch(new RegExp(`what-to-automate-first|${issue}`));
+  });
+
+  test('with no posts the blog shows its empty state, and with no issues the newsletter its own', () => {
+    site = copySite();
+    // Issues feature posts: without posts, none can be published.
+    for (const folder of ['content/blog', 'content/newsletter']) {
+      for (const file of readdirSync(site.file(folder))) rmSync(site.file(folder, file));
+    }
     const { status, output } = site.build();
     expect(status, output).toBe(0);
     expect(readFileSync(site.file('dist/blog.html'), 'utf8')).toContain(
       'No blog posts available yet. Please check back soon!',
     );
+    expect(readFileSync(site.file('dist/newsletter.html'), 'utf8')).toContain(
+      'No issues published yet. Subscribe below to get the first one.',
+    );
+    expect(JSON.parse(readFileSync(site.file('dist/mailings.json'), 'utf8'))).toEqual({ mailings: [] });
   });
 });
 

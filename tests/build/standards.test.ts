@@ -88,6 +88,7 @@ describe('structured data', () => {
   const EXPECTED_TYPES: [RegExp, string[]][] = [
     [/^\/$/, ['ProfessionalService']],
     [/^\/blog\/(?!404$)[^/]+$/, ['BlogPosting', 'BreadcrumbList']],
+    [/^\/newsletter\/(?!404$|confirm$|unsubscribe$)[^/]+$/, ['BreadcrumbList']],
     [/^\/(sectors|mini-apps)\/(?!404$)[^/]+$/, ['BreadcrumbList']],
     [/^\/zoho$/, ['Service']],
   ];

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 
 test.describe('footer', () => {
-  test('links the five sectors, the resources, the privacy policy and LinkedIn', async ({ page }) => {
+  test('links the five sectors, the resources, the privacy policy, LinkedIn and the past issues', async ({ page }) => {
     await page.goto('/contact');
     const footer = page.getByRole('contentinfo');
     await expect(footer.getByRole('navigation', { name: 'Solutions' }).getByRole('link')).toHaveText([
@@ -33,6 +33,7 @@ test.describe('footer', () => {
       /^https:\/\/www\.linkedin\.com\//,
     );
     await expect(footer.getByRole('heading', { name: 'Newsletter' })).toBeVisible();
+    await expect(footer.getByRole('link', { name: 'Past issues' })).toHaveAttribute('href', '/newsletter');
   });
 
   test("shows the visitor's current year even when the build is older", async ({ page }) => {

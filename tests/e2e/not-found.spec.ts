@@ -4,6 +4,7 @@ const CASES = [
   { path: '/sectors/no-such-sector', heading: 'Sector Not Found', back: '/sectors' },
   { path: '/mini-apps/no-such-app', heading: 'Mini-App Not Found', back: '/mini-apps' },
   { path: '/blog/no-such-post', heading: 'Blog Post Not Found', back: '/blog' },
+  { path: '/newsletter/no-such-issue', heading: 'Newsletter Issue Not Found', back: '/newsletter' },
   { path: '/no/such/page', heading: '404 Page Not Found', back: '/sectors' },
 ];
 

@@ -16,6 +16,7 @@ function slugs(folder: string): string[] {
 export const SECTOR_SLUGS = slugs('sectors');
 export const MINI_APP_SLUGS = slugs('mini-apps');
 export const POST_SLUGS = slugs('blog');
+export const ISSUE_SLUGS = slugs('newsletter');
 
 /** Posts whose markdown holds a table (a delimiter row such as `| --- | --- |`): the widest content a post can have. */
 export const POSTS_WITH_TABLE = POST_SLUGS.filter((slug) =>
@@ -27,6 +28,7 @@ export const STATIC_ROUTES = [
   '/sectors',
   '/mini-apps',
   '/blog',
+  '/newsletter',
   '/contact',
   '/privacy-policy',
   '/zoho',
@@ -42,6 +44,7 @@ export const ALL_ROUTES = [
   ...SECTOR_SLUGS.map((slug) => `/sectors/${slug}`),
   ...MINI_APP_SLUGS.map((slug) => `/mini-apps/${slug}`),
   ...POST_SLUGS.map((slug) => `/blog/${slug}`),
+  ...ISSUE_SLUGS.map((slug) => `/newsletter/${slug}`),
 ];
 
 /** Pages that must never be indexed. */

@@ -85,6 +85,24 @@ describe('a schema field becomes the Decap field that accepts the same values', 
     ).toMatchObject({ widget: 'relation', collection: 'sectors', multiple: true, min: 1, hint: 'At least 1 choice.' });
   });
 
+  test('an optional list of references with a maximum is an optional multiple relation', () => {
+    const reference = z.string().transform((id) => ({ id, collection: 'blog' }));
+    expect(
+      only(z.array(reference).max(3).optional(), {
+        label: 'Featured posts',
+        widget: 'relation',
+        options: { collection: 'blog' },
+      }),
+    ).toMatchObject({
+      widget: 'relation',
+      collection: 'blog',
+      multiple: true,
+      max: 3,
+      required: false,
+      hint: 'At most 3 choices.',
+    });
+  });
+
   test('a list of objects has the fields of its object', () => {
     const automations = z.array(z.object({ title: z.string().min(3).max(80) })).min(2);
     expect(only(automations, { label: 'Automations', fields: { title: { label: 'Title' } } })).toMatchObject({

@@ -184,6 +184,48 @@ function MiniAppPreview({ entry }) {
   );
 }
 
+/**
+ * A newsletter issue: the subject, summary and date over the letter, as its page draws them, then
+ * the featured posts by title (by file name until the relation has loaded their titles).
+ */
+function NewsletterIssuePreview({ entry, widgetFor, fieldsMetaData }) {
+  const data = (name) => entry.getIn(['data', name]);
+  const titleOf = (slug) => (fieldsMetaData && fieldsMetaData.getIn(['posts', 'blog', slug, 'title'])) || slug;
+  const posts = items(entry, 'posts');
+  return h(
+    'article',
+    null,
+    h(
+      'header',
+      { className: 'bg-ink-50' },
+      h(
+        'div',
+        { className: 'mx-auto max-w-4xl px-4 pt-12 pb-10 sm:px-6 lg:px-8' },
+        h('p', { className: 'text-sm font-semibold tracking-wide text-brand-700 uppercase' }, 'Newsletter'),
+        h('h1', { className: 'mt-3 text-4xl font-extrabold tracking-tight sm:text-5xl' }, data('subject')),
+        h('p', { className: 'mt-5 text-xl leading-relaxed text-ink-600' }, data('summary')),
+        h('p', { className: 'mt-6 text-sm text-ink-600' }, `Sent ${formatDate(data('publishedDate'))}`),
+      ),
+    ),
+    h(
+      'div',
+      { className: 'mx-auto max-w-4xl px-4 py-12 sm:px-6 lg:px-8' },
+      h('div', { className: 'prose mx-auto' }, widgetFor('body')),
+      posts.length > 0 &&
+        h(
+          'section',
+          { className: 'mx-auto mt-12 max-w-[68ch] border-t border-ink-100 pt-8' },
+          h('h2', { className: 'text-2xl font-extrabold tracking-tight sm:text-3xl' }, 'Featured in this issue'),
+          h(
+            'ul',
+            { className: 'mt-6 space-y-3' },
+            posts.map((slug) => h('li', { key: slug, className: 'font-semibold text-brand-700' }, titleOf(slug))),
+          ),
+        ),
+    ),
+  );
+}
+
 /** The privacy policy and the guides: a heading, a line under it, and the text. */
 function ProsePagePreview({ entry, widgetFor }) {
   const data = (name) => entry.getIn(['data', name]);
@@ -202,6 +244,7 @@ function ProsePagePreview({ entry, widgetFor }) {
 }
 
 CMS.registerPreviewTemplate('blog', BlogPostPreview);
+CMS.registerPreviewTemplate('newsletter', NewsletterIssuePreview);
 CMS.registerPreviewTemplate('guides', ProsePagePreview);
 // A file collection's template is named after its file.
 CMS.registerPreviewTemplate('privacy-policy', ProsePagePreview);

@@ -4,7 +4,15 @@
  * labels, hints and choices a person makes. Adding a field to a schema in src/content.config.ts
  * without adding it here stops the build, naming the collection and the field.
  */
-import { blogSchema, collections, guideSchema, legalSchema, miniAppSchema, sectorSchema } from '../../content.config';
+import {
+  blogSchema,
+  collections,
+  guideSchema,
+  legalSchema,
+  miniAppSchema,
+  newsletterSchema,
+  sectorSchema,
+} from '../../content.config';
 import { cmsFields, SCHEMA_CONTEXT, SchemaDriftError, type DecapField, type FieldSpecs } from './fields';
 
 /** The markdown body of an entry: not in its schema, it is the text below the front matter. */
@@ -50,6 +58,29 @@ const BLOG: FieldSpecs = {
   draft: {
     label: 'Draft',
     hint: 'A draft is never published, even once this change is merged; it shows only in local development.',
+  },
+};
+
+const NEWSLETTER: FieldSpecs = {
+  subject: { label: 'Subject', hint: 'The e-mail’s subject line, also the heading of the issue’s page.' },
+  summary: {
+    label: 'Summary',
+    widget: 'text',
+    hint: 'One line for the list of past issues and search results; mail apps show it beside the subject.',
+  },
+  publishedDate: {
+    label: 'Publication date',
+    hint: 'A future date schedules the issue: its page stays off the site until that day, then goes live by itself early that morning (UTC).',
+  },
+  draft: {
+    label: 'Draft',
+    hint: 'A draft is never published, even once this change is merged; it shows only in local development.',
+  },
+  posts: {
+    label: 'Featured posts',
+    widget: 'relation',
+    hint: 'Blog posts shown as cards under the letter, in this order; each must be published on or before the issue’s date.',
+    options: { collection: 'blog', value_field: '{{slug}}', search_fields: ['title'], display_fields: ['title'] },
   },
 };
 
@@ -141,6 +172,26 @@ export function cmsCollections(): Record<string, unknown>[] {
       fields: [
         ...fields(() => cmsFields('blog', blogSchema(SCHEMA_CONTEXT), BLOG)),
         body('Article', 'Start with a paragraph; use “Heading 2” for sections and “Heading 3” under them.'),
+      ],
+    },
+    {
+      name: 'newsletter',
+      label: 'Newsletter issues',
+      label_singular: 'Newsletter issue',
+      description:
+        'Issues at /newsletter. An issue dated in the future is published on its date; sending it is done from the admin page.',
+      folder: 'content/newsletter',
+      create: true,
+      extension: 'md',
+      format: 'frontmatter',
+      slug: '{{slug}}',
+      identifier_field: 'subject',
+      summary: '{{subject}} · {{publishedDate}}',
+      sortable_fields: ['publishedDate', 'subject'],
+      preview_path: 'newsletter/{{slug}}',
+      fields: [
+        ...fields(() => cmsFields('newsletter', newsletterSchema, NEWSLETTER)),
+        body('Letter', 'Write to the reader; “Heading 2” for sections. Links to the site’s pages are fine.'),
       ],
     },
     {

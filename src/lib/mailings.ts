@@ -1,0 +1,64 @@
+/**
+ * dist/mailings.json: what the newsletter's sender needs of each published issue and post, built
+ * from the same queries as the pages, so an e-mail never announces a page the site does not have.
+ */
+import { getImage } from 'astro:assets';
+import type { IssueMailing, Mailings, PostMailing } from '../shared/mailings';
+import { site } from '../site.config';
+import { getPublishedIssues, getPublishedPosts, type Issue } from './content';
+import { isoDate } from './format';
+import { withAbsoluteUrls } from './html-urls';
+import { absoluteUrl } from './seo';
+
+/** An issue's letter as HTML for an e-mail. */
+function letterHtml(issue: Issue, pageUrl: string): string {
+  const html = issue.rendered?.html;
+  if (html === undefined) throw new Error(`${issue.filePath ?? issue.id}: the letter was not rendered.`);
+  // A local image in the markdown is resolved when a page renders it, not in this HTML.
+  if (html.includes('__ASTRO_IMAGE_')) {
+    throw new Error(
+      `${issue.filePath ?? issue.id}: the letter shows an image stored in content/, which the newsletter's e-mail ` +
+        'cannot carry; leave it out of the letter (an image at a full https:// address is fine).',
+    );
+  }
+  try {
+    return withAbsoluteUrls(html, pageUrl);
+  } catch (error) {
+    throw new Error(`${issue.filePath ?? issue.id}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+export async function buildMailings(): Promise<Mailings> {
+  const issues: IssueMailing[] = (await getPublishedIssues()).map((issue) => {
+    const url = absoluteUrl(site, `/newsletter/${issue.id}`);
+    return {
+      kind: 'issue',
+      slug: issue.id,
+      subject: issue.data.subject,
+      summary: issue.data.summary,
+      url,
+      publishedDate: isoDate(issue.data.publishedDate),
+      html: letterHtml(issue, url),
+      posts: (issue.data.posts ?? []).map((ref) => ref.id),
+    };
+  });
+  const posts: PostMailing[] = await Promise.all(
+    (await getPublishedPosts()).map(async (post): Promise<PostMailing> => {
+      // The link preview's PNG (the Seo component makes the same one): no extra file in the build.
+      const cover = await getImage({ src: post.data.image, format: 'png', width: 1200, height: 630 });
+      return {
+        kind: 'post',
+        slug: post.id,
+        subject: post.data.title,
+        summary: post.data.summary,
+        url: absoluteUrl(site, `/blog/${post.id}`),
+        publishedDate: isoDate(post.data.publishedDate),
+        imageUrl: absoluteUrl(site, cover.src),
+        imageAlt: post.data.imageAlt,
+      };
+    }),
+  );
+  return { mailings: [...issues, ...posts] };
+}
