@@ -37,17 +37,17 @@ export default endpoint({ name: 'admin-subscribers', headers: ADMIN_HEADERS }, a
     const given = decodePathSegment(context.params.email ?? '');
     // The address as the admin page lists it first: a record kept before addresses were
     // normalised may hold another spelling, and must stay erasable. Then its one spelling.
-    const erased = StoredEmail.safeParse(given).success ? await store.deleteSubscriber(given) : undefined;
-    if (erased) {
-      await forgetLocalCopies(erased.entries);
-      return json(200, { deleted: given });
+    let address = given;
+    let erased = StoredEmail.safeParse(given).success ? await store.deleteSubscriber(given) : undefined;
+    if (!erased) {
+      const parsed = Email.safeParse(given);
+      if (!parsed.success) return errorResponse(400, 'Give the e-mail address of the subscriber to delete');
+      address = parsed.data;
+      erased = await store.deleteSubscriber(address);
     }
-    const parsed = Email.safeParse(given);
-    if (!parsed.success) return errorResponse(400, 'Give the e-mail address of the subscriber to delete');
-    const deleted = await store.deleteSubscriber(parsed.data);
-    if (!deleted) return errorResponse(404, 'No subscriber has that address');
-    await forgetLocalCopies(deleted.entries);
-    return json(200, { deleted: parsed.data });
+    if (!erased) return errorResponse(404, 'No subscriber has that address');
+    await forgetLocalCopies(erased.entries);
+    return json(200, { deleted: address });
   }
 
   const url = new URL(req.url);
