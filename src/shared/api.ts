@@ -70,7 +70,7 @@ export interface Overview {
   /** subscribers: confirmed ones only (total, and confirmed in the last 7 and 30 days). */
   totals: { subscribers: Totals; leads: Totals };
   /** Subscribers by status. */
-  subscriberStatus: { pending: number; confirmed: number; unsubscribed: number };
+  subscriberStatus: { pending: number; confirmed: number; unsubscribed: number; bounced: number };
   delivery: DeliverySetup;
   /** Outbox entries waiting for a retry, and those that failed for good. */
   outbox: { pending: number; dead: number };
@@ -113,6 +113,79 @@ export interface OutboxItem extends Delivery {
   text: string;
   /** False once the text is no longer kept (30 days after delivery): only the subject and the state stay. */
   textKept?: false;
+}
+
+/**
+ * Where a mailing stands. unsent: published, neither sent nor declined; sending: its entries are
+ * being written (a batch a minute at most, resumed where it stopped) or delivered; sent: every
+ * entry written and none left waiting; skipped: the owner chose "Don't send".
+ */
+export type MailingStatus = 'unsent' | 'sending' | 'sent' | 'skipped';
+
+/** How a mailing's sending goes, entry by entry: one entry per confirmed subscriber. */
+export interface MailingProgress {
+  /** Entries written so far (one per subscriber confirmed when their entry was written). */
+  queued: number;
+  /** Accepted by the SMTP server (or written to the local outbox folder). */
+  sent: number;
+  /** Failed for good, other than a bounce. */
+  failed: number;
+  /** Refused by the recipient's server for good: the subscriber is marked bounced and never sent to again. */
+  bounced: number;
+  /** Not sent: the person unsubscribed (or bounced) after their entry was written. */
+  cancelled: number;
+}
+
+/** A published post or issue in the admin's Newsletter section. */
+export interface NewsletterItem {
+  /** `post-<slug>` or `issue-<slug>`. */
+  id: string;
+  kind: 'post' | 'issue';
+  slug: string;
+  subject: string;
+  summary: string;
+  /** Its page on the site (the e-mail's web version). */
+  url: string;
+  /** YYYY-MM-DD. */
+  publishedDate: string;
+  status: MailingStatus;
+  /** When sending was asked for, and by whom (the owner's click, or NEWSLETTER_AUTO_SEND_HOURS). */
+  requestedAt?: string;
+  requestedBy?: 'owner' | 'automatic';
+  /** When the last entry was written. */
+  fannedOutAt?: string;
+  /** When the owner chose "Don't send". */
+  skippedAt?: string;
+  /** Once sending was asked for. */
+  progress?: MailingProgress;
+  /** With NEWSLETTER_AUTO_SEND_HOURS set, an unsent one: when it goes out unless declined first. */
+  autoSendAt?: string;
+  /** With NEWSLETTER_AUTO_SEND_HOURS set, why an unsent one will not go out by itself. */
+  autoSendNote?: string;
+}
+
+/** GET /api/admin/newsletter: what there is to send, and what was sent, newest first. */
+export interface NewsletterPage {
+  /** Confirmed subscribers now: the N of "Send to N subscribers". */
+  confirmed: number;
+  /** Where "Send a test" goes unless another address is typed in: LEADS_NOTIFY_TO. */
+  testTo: string[];
+  /** NEWSLETTER_AUTO_SEND_HOURS, when set. */
+  autoSendHours?: number;
+  /** MAIL_RATE_PER_MINUTE: newsletter e-mails sent per minute at most; null when unlimited. */
+  ratePerMinute: number | null;
+  /** Every published issue and post: those not yet sent first, newest first, then the rest, newest first. */
+  items: NewsletterItem[];
+}
+
+/** GET /api/admin/newsletter/{id}/preview: the e-mail exactly as a subscriber gets it (with a sample recipient's name, date and links). */
+export interface NewsletterPreview {
+  subject: string;
+  /** The HTML part, a whole document: shown in a sandboxed iframe. */
+  html: string;
+  text: string;
+  /** The headers it is sent with besides From, To, Subject, Date and Message-ID (List-Unsubscribe, List-Id, Precedence). */
+  headers: Record<string, string>;
 }
 
 /** POST /api/newsletter/confirm and /api/newsletter/unsubscribe answer with the subscriber's new state. */

@@ -17,8 +17,12 @@ export interface Attribution {
   utm_content?: string;
 }
 
-/** Double opt-in: `pending` until the person opens the confirmation link, `unsubscribed` once they leave. */
-export type SubscriberStatus = 'pending' | 'confirmed' | 'unsubscribed';
+/**
+ * Double opt-in: `pending` until the person opens the confirmation link, `unsubscribed` once they
+ * leave, `bounced` once their mail server refused a message for good (never sent to again, until
+ * they confirm a new sign-up).
+ */
+export type SubscriberStatus = 'pending' | 'confirmed' | 'unsubscribed' | 'bounced';
 
 /** The proof of a subscriber's consent, as the privacy policy describes it. */
 export interface Consent {
@@ -36,6 +40,9 @@ export interface Consent {
   confirmedPolicyDate?: string;
   /** ISO time they unsubscribed. */
   unsubscribedAt?: string;
+  /** ISO time their mail server refused a message for good, and what it said. */
+  bouncedAt?: string;
+  bounce?: string;
   /**
    * The consents given before this one and their withdrawals, oldest first (the last
    * EARLIER_CONSENTS_KEPT): someone who unsubscribed and later confirmed a new sign-up keeps the
@@ -106,8 +113,11 @@ export interface ContentCheck {
   error?: string;
 }
 
-/** What an outbox entry does: an e-mail to the team, the guide to a prospect, a confirmation link, or a webhook. */
-export type DeliveryKind = 'lead-notification' | 'guide' | 'confirmation' | 'webhook';
+/**
+ * What an outbox entry does: an e-mail to the team, the guide to a prospect, a confirmation link,
+ * a webhook, or a newsletter mailing to one subscriber (or, as a test, to the owner).
+ */
+export type DeliveryKind = 'lead-notification' | 'guide' | 'confirmation' | 'webhook' | 'newsletter';
 
 /**
  * pending: waiting for its next attempt; delivered: sent (or written to the local outbox folder);

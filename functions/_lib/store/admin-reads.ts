@@ -63,12 +63,12 @@ export function adminReadVerbs(backend: Backend) {
   }
 
   async function subscriberStatusCounts(): Promise<SubscriberStatusCounts> {
-    const [all, pending, unsubscribed] = await Promise.all(
-      [KEYS.subscribersByCreated, KEYS.subscribersPending, KEYS.subscribersUnsubscribed].map((key) =>
-        backend.size(key),
+    const [all, pending, unsubscribed, bounced] = await Promise.all(
+      [KEYS.subscribersByCreated, KEYS.subscribersPending, KEYS.subscribersUnsubscribed, KEYS.subscribersBounced].map(
+        (key) => backend.size(key),
       ),
     );
-    return statusCounts(all ?? 0, pending ?? 0, unsubscribed ?? 0);
+    return statusCounts(all, { pending, unsubscribed, bounced });
   }
 
   /** Every campaign's counts: one table per kind, as long as there are campaigns. */

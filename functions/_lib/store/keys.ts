@@ -10,6 +10,7 @@ export const KEYS = {
   /** Subscribers by status; those in neither are confirmed (records from before double opt-in included). */
   subscribersPending: 'subs:pending',
   subscribersUnsubscribed: 'subs:unsubscribed',
+  subscribersBounced: 'subs:bounced',
   /** When the last confirmation was queued for an address, before confirmations were throttled as any entry: erased with the address. */
   confirmationSent: (email: string) => `sub:confirmation-sent:${email}`,
   lead: (id: string) => `lead:${id}`,

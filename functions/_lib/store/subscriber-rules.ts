@@ -58,7 +58,14 @@ function confirmedConsent(consent: Consent, input: ConfirmInput, at: string): Co
         ...(input.signUp.policyDate ? { policyDate: input.signUp.policyDate } : {}),
       }
     : // A link from before links carried their sign-up: the record's own is the best there is.
-      (({ unsubscribedAt: _left, confirmedAt: _at, confirmedPolicyDate: _date, ...rest }) => rest)(current);
+      (({
+        unsubscribedAt: _left,
+        bouncedAt: _bounced,
+        bounce: _why,
+        confirmedAt: _at,
+        confirmedPolicyDate: _date,
+        ...rest
+      }) => rest)(current);
   return {
     ...signUp,
     confirmedAt: at,
@@ -117,6 +124,25 @@ export function unsubscribed(subscriber: Subscriber, now: Date): SubscriberChang
   };
 }
 
+/**
+ * What a message refused for good by the person's mail server makes of a subscriber: bounced,
+ * never sent to again until they confirm a new sign-up. One who unsubscribed stays unsubscribed.
+ */
+export function bounced(subscriber: Subscriber, now: Date, reason: string): SubscriberChange {
+  if (subscriber.status === 'bounced' || subscriber.status === 'unsubscribed') return unchanged(subscriber);
+  const at = now.toISOString();
+  return {
+    next: {
+      ...subscriber,
+      status: 'bounced',
+      updatedAt: at,
+      consent: { ...subscriber.consent, bouncedAt: at, bounce: reason.slice(0, 300) },
+    },
+    changed: true,
+    confirmedNow: false,
+  };
+}
+
 /** A subscriber record as stored before double opt-in had no status: it counts as confirmed, with what it has for consent. */
 export function withStatus(record: Omit<Subscriber, 'status' | 'consent'> & Partial<Subscriber>): Subscriber {
   return {
@@ -128,7 +154,10 @@ export function withStatus(record: Omit<Subscriber, 'status' | 'consent'> & Part
   };
 }
 
-/** Subscribers by status, from the index sizes: whoever is neither pending nor unsubscribed is confirmed. */
-export function statusCounts(all: number, pending: number, unsubscribedCount: number): SubscriberStatusCounts {
-  return { pending, confirmed: Math.max(0, all - pending - unsubscribedCount), unsubscribed: unsubscribedCount };
+/** Subscribers by status, from the index sizes: whoever is in none of the other indexes is confirmed. */
+export function statusCounts(
+  all: number,
+  { pending, unsubscribed, bounced }: Omit<SubscriberStatusCounts, 'confirmed'>,
+): SubscriberStatusCounts {
+  return { pending, confirmed: Math.max(0, all - pending - unsubscribed - bounced), unsubscribed, bounced };
 }

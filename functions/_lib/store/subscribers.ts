@@ -6,7 +6,7 @@ import { counted, countOn, dayOf } from './counting';
 import { KEYS } from './keys';
 import { forgetEntries, queue, queueKeys } from './outbox';
 import { admit, submissionKeys } from './submissions';
-import { confirmed, newSubscriber, unsubscribed, withStatus, type SubscriberChange } from './subscriber-rules';
+import { bounced, confirmed, newSubscriber, unsubscribed, withStatus, type SubscriberChange } from './subscriber-rules';
 import type {
   ConfirmInput,
   NewOutboxEntry,
@@ -21,6 +21,7 @@ import type {
 const STATUS_INDEX: Partial<Record<SubscriberStatus, string>> = {
   pending: KEYS.subscribersPending,
   unsubscribed: KEYS.subscribersUnsubscribed,
+  bounced: KEYS.subscribersBounced,
 };
 
 /** A subscriber record as read: null, or one stored before double opt-in (given its status then). */
@@ -138,6 +139,11 @@ export function subscriberVerbs(backend: Backend) {
       return changeStatus(email, now, (subscriber) => unsubscribed(subscriber, now));
     },
 
+    /** Marks a subscriber bounced: their mail server refused a message for good (`reason`: what it said). */
+    markBounced(email: string, now: Date, reason: string): Promise<StatusChange | undefined> {
+      return changeStatus(email, now, (subscriber) => bounced(subscriber, now, reason));
+    },
+
     /**
      * The confirmed subscribers, `limit` at a time, in the order they first subscribed: the next
      * batch starts after `after`, the cursor of the batch before (none for the first). A walk in
@@ -185,9 +191,11 @@ export function subscriberVerbs(backend: Backend) {
           const writes: Write[] = [
             { op: 'del', key },
             { op: 'del', key: KEYS.confirmationSent(email) },
-            ...[KEYS.subscribersByCreated, KEYS.subscribersPending, KEYS.subscribersUnsubscribed].map(
-              (index): Write => ({ op: 'unindex', key: index, member: email }),
-            ),
+            ...[KEYS.subscribersByCreated, ...Object.values(STATUS_INDEX)].map((index): Write => ({
+              op: 'unindex',
+              key: index,
+              member: email,
+            })),
             // The e-mails queued for the address hold it too.
             ...forgetEntries(email, ids),
           ];

@@ -223,6 +223,7 @@ export interface SubscriberStatusCounts {
   pending: number;
   confirmed: number;
   unsubscribed: number;
+  bounced: number;
 }
 
 export interface LoginAttempts {

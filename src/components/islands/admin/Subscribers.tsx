@@ -11,11 +11,13 @@ const STATUS_TONE: Record<SubscriberStatus, 'success' | 'waiting' | 'neutral'> =
   confirmed: 'success',
   pending: 'waiting',
   unsubscribed: 'neutral',
+  bounced: 'neutral',
 };
 const STATUS_WORD: Record<SubscriberStatus, string> = {
   confirmed: 'Confirmed',
   pending: 'Pending',
   unsubscribed: 'Unsubscribed',
+  bounced: 'Bounced',
 };
 
 /** A subscriber's status, and since when for a confirmed or unsubscribed one. */

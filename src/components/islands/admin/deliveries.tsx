@@ -10,6 +10,7 @@ export const KINDS: Record<DeliveryKind, { name: string; done: string }> = {
   guide: { name: 'Guide e-mail', done: 'Guide sent' },
   confirmation: { name: 'Confirmation e-mail', done: 'Confirmation sent' },
   webhook: { name: 'Webhook', done: 'Webhook delivered' },
+  newsletter: { name: 'Newsletter', done: 'Newsletter sent' },
 };
 
 export const DELIVERY_TONE = { delivered: 'success', pending: 'waiting', dead: 'danger' } as const;
