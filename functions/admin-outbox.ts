@@ -6,17 +6,30 @@ import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/ht
 import { deliverAfterAnswer } from './_lib/delivery/outbox';
 import { deliveryOf } from './_lib/store/outbox-state';
 import { getStore } from './_lib/store/get-store';
-import type { ListedOutboxEntry } from './_lib/store/types';
+import type { ListedOutboxEntry, OutboxMessage } from './_lib/store/types';
+import type { Mailing } from '../src/shared/mailings';
+import { composeNewsletter, mailingId } from './_lib/delivery/emails/newsletter';
+import { publishedMailings } from './_lib/delivery/newsletter';
+
+/** The text an entry's message shows: an e-mail's plain-text part (a newsletter's composed as it is sent), a webhook's JSON. */
+function textOf(message: OutboxMessage, mailings: readonly Mailing[]): string {
+  if (message.channel === 'mail') return message.text;
+  if (message.channel === 'webhook') return JSON.stringify(JSON.parse(message.body), null, 2);
+  const mailing = mailings.find((candidate) => mailingId(candidate) === message.mailing);
+  return mailing
+    ? composeNewsletter(mailing, message, mailings).text
+    : 'The site no longer publishes this post or issue, so this e-mail cannot be shown or sent.';
+}
 
 /** What the admin's Outbox shows of an entry: its state, and the message as it is sent (or its subject alone, once its text is no longer kept). */
-function itemOf(entry: ListedOutboxEntry): OutboxItem {
+function itemOf(entry: ListedOutboxEntry, mailings: readonly Mailing[]): OutboxItem {
   const { message, ...state } = entry;
   const item = { ...deliveryOf(state), ref: entry.ref };
   if ('pruned' in message) return { ...item, subject: message.title, text: '', textKept: false };
   return {
     ...item,
-    subject: message.channel === 'mail' ? message.subject : message.type,
-    text: message.channel === 'mail' ? message.text : JSON.stringify(JSON.parse(message.body), null, 2),
+    subject: message.channel === 'webhook' ? message.type : message.subject,
+    text: textOf(message, mailings),
   };
 }
 
@@ -37,7 +50,9 @@ export default endpoint({ name: 'admin-outbox', headers: ADMIN_HEADERS }, async 
   }
   const url = new URL(req.url);
   const page = await listPage(url, store.listOutbox, async () => (await store.countOutbox()).total);
-  return json(200, { ...page, items: page.items.map(itemOf) });
+  const newsletter = page.items.some((entry) => 'channel' in entry.message && entry.message.channel === 'newsletter');
+  const mailings = newsletter ? await publishedMailings() : [];
+  return json(200, { ...page, items: page.items.map((entry) => itemOf(entry, mailings)) });
 });
 
 export const config: Config = { path: ['/api/admin/outbox', '/api/admin/outbox/:id/retry'] };

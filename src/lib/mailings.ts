@@ -30,6 +30,13 @@ function letterHtml(issue: Issue, pageUrl: string): string {
   }
 }
 
+/** An issue's letter as text for an e-mail: its markdown, each link to a page of the site made absolute. */
+function letterText(issue: Issue, pageUrl: string): string {
+  return (issue.body ?? '')
+    .trim()
+    .replaceAll(/\]\((\/[^)\s]*)\)/g, (_link: string, target: string) => `](${new URL(target, pageUrl).href})`);
+}
+
 export async function buildMailings(): Promise<Mailings> {
   const issues: IssueMailing[] = (await getPublishedIssues()).map((issue) => {
     const url = absoluteUrl(site, `/newsletter/${issue.id}`);
@@ -41,6 +48,7 @@ export async function buildMailings(): Promise<Mailings> {
       url,
       publishedDate: isoDate(issue.data.publishedDate),
       html: letterHtml(issue, url),
+      text: letterText(issue, url),
       posts: (issue.data.posts ?? []).map((ref) => ref.id),
     };
   });

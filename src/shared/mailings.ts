@@ -23,6 +23,8 @@ export interface IssueMailing extends MailingBase {
   kind: 'issue';
   /** The letter as HTML, self-contained: every link and image is an absolute URL. */
   html: string;
+  /** The letter as its markdown, with absolute links: the e-mail's plain-text part. */
+  text: string;
   /** The posts it features, in its order: slugs of `post` mailings of the same file. */
   posts: string[];
 }

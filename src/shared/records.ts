@@ -121,9 +121,10 @@ export type DeliveryKind = 'lead-notification' | 'guide' | 'confirmation' | 'web
 
 /**
  * pending: waiting for its next attempt; delivered: sent (or written to the local outbox folder);
- * dead: failed for good (a permanent error, or 24 hours of retries), until the owner retries it.
+ * dead: failed for good (a permanent error, or 24 hours of retries), until the owner retries it;
+ * cancelled: a newsletter e-mail not sent because its subscriber left (or bounced) before it went.
  */
-export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
+export type DeliveryStatus = 'pending' | 'delivered' | 'dead' | 'cancelled';
 
 /** One outbox entry's state, as the admin page shows it. */
 export interface Delivery {

@@ -278,6 +278,11 @@ export const AdminLogoutRequest = z.strictObject({
   everywhere: z.boolean({ error: '"everywhere" must be true or false' }).optional(),
 });
 
+/** POST /api/admin/newsletter/{id}/test: to LEADS_NOTIFY_TO, or to the one address typed in. */
+export const NewsletterTestRequest = z.strictObject({
+  to: Email.optional(),
+});
+
 /**
  * POST /api/newsletter/confirm and /api/newsletter/unsubscribe from the site's pages: the signed
  * token of the e-mailed link, as the link carries it (`?token=…`).

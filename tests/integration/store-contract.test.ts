@@ -193,7 +193,7 @@ describe.each([
       status: 'unsubscribed',
       consent: { confirmedAt: LATER.toISOString(), unsubscribedAt: LATER.toISOString() },
     });
-    expect(await store.subscriberStatusCounts()).toEqual({ pending: 0, confirmed: 0, unsubscribed: 1 });
+    expect(await store.subscriberStatusCounts()).toEqual({ pending: 0, confirmed: 0, unsubscribed: 1, bounced: 0 });
     expect(
       await store.confirmSubscriber({ email: 'nobody@example.com', firstName: 'N', source: 'website_footer' }, LATER),
     ).toBeUndefined();
@@ -349,7 +349,7 @@ describe.each([
     const view = await store.dashboard(days, { offset: 0, limit: 2 });
     expect(view).toEqual({
       subscriberTotal: 3,
-      subscriberStatus: { pending: 2, confirmed: 1, unsubscribed: 0 },
+      subscriberStatus: { pending: 2, confirmed: 1, unsubscribed: 0, bounced: 0 },
       leadTotal: 3,
       subscriberDaily: await store.dailyCounts('subscribers', days),
       confirmationDaily: { [dayOf(LATER)]: { website_footer: 1 } },
@@ -860,7 +860,7 @@ describe.each([
       refused: 'unsubscribed-since',
       record: { status: 'unsubscribed' },
     });
-    expect(await store.subscriberStatusCounts()).toEqual({ pending: 0, confirmed: 0, unsubscribed: 1 });
+    expect(await store.subscriberStatusCounts()).toEqual({ pending: 0, confirmed: 0, unsubscribed: 1, bounced: 0 });
     expect(await store.listOutbox({ offset: 0, limit: 10 })).toEqual([]);
 
     // A new sign-up's link confirms again, with that sign-up as the consent and the first one kept.
@@ -895,7 +895,7 @@ describe.each([
         ],
       },
     });
-    expect(await store.subscriberStatusCounts()).toEqual({ pending: 0, confirmed: 1, unsubscribed: 0 });
+    expect(await store.subscriberStatusCounts()).toEqual({ pending: 0, confirmed: 1, unsubscribed: 0, bounced: 0 });
     expect(await store.dailyCounts('confirmations', [dayOf(NOW)])).toEqual({ [dayOf(NOW)]: { website_footer: 2 } });
   });
 

@@ -155,7 +155,9 @@ describe('the layout', () => {
       });
       expect(await store.getSubscriber('ada@example.com')).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace' });
       expect(await store.subscriberStatusCounts()).toEqual(
-        version === 0 ? { pending: 0, confirmed: 2, unsubscribed: 0 } : { pending: 1, confirmed: 0, unsubscribed: 1 },
+        version === 0
+          ? { pending: 0, confirmed: 2, unsubscribed: 0, bounced: 0 }
+          : { pending: 1, confirmed: 0, unsubscribed: 1, bounced: 0 },
       );
       expect(await store.honeypotCounts()).toEqual({ subscribers: 3 });
       // Its sessions were opened before sessions belonged to a password: the owner logs in again.

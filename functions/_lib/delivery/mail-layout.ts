@@ -1,8 +1,8 @@
 // functions/_lib/delivery gets what the outbox holds to people: the e-mails, their SMTP transport or local folder, the signed webhooks and links, and the sweep.
 /**
  * One layout for every e-mail, written twice from the same blocks: a plain-text part, and a
- * simple HTML part in the site's colours (one column, real headings, a lang attribute, no images,
- * links with visible URLs in the text part) that reads well in any client and with a screen reader.
+ * simple HTML part in the site's colours (one column, real headings, a lang attribute, images only
+ * in newsletters and always with their text, links with visible URLs in the text part) that reads well in any client and with a screen reader.
  */
 import { site } from '../../../src/site.config';
 
@@ -11,7 +11,13 @@ export type Block =
   | { kind: 'fields'; rows: [label: string, value: string | undefined][] }
   | { kind: 'quote'; text: string }
   | { kind: 'button'; label: string; url: string }
-  | { kind: 'small'; text: string };
+  | { kind: 'small'; text: string }
+  /** A newsletter's letter: HTML the build made from markdown (absolute links), and its markdown as text. */
+  | { kind: 'letter'; html: string; text: string }
+  /** A post's cover, at a full https:// address (mail clients show PNG and JPEG, not SVG). */
+  | { kind: 'image'; url: string; alt: string }
+  /** A post an issue features: its title linking to it, and its summary. */
+  | { kind: 'card'; title: string; text: string; url: string };
 
 export interface Rendered {
   text: string;
@@ -45,6 +51,12 @@ function blockHtml(block: Block): string {
       return `<blockquote style="margin:0 0 16px;padding:12px 16px;border-left:4px solid ${BRAND};background:#f5f7fb;font-size:15px;line-height:1.6;color:${INK}">${multiline(block.text)}</blockquote>`;
     case 'button':
       return `<p style="margin:8px 0 24px"><a href="${escapeHtml(block.url)}" style="display:inline-block;padding:12px 20px;border-radius:999px;background:${BRAND};color:#ffffff;font-weight:600;text-decoration:none">${escapeHtml(block.label)}</a></p>`;
+    case 'letter':
+      return `<div style="font-size:16px;line-height:1.6;color:${INK}">${block.html}</div>`;
+    case 'image':
+      return `<p style="margin:0 0 16px"><img src="${escapeHtml(block.url)}" alt="${escapeHtml(block.alt)}" width="552" style="display:block;width:100%;max-width:552px;height:auto;border-radius:12px"></p>`;
+    case 'card':
+      return `<div style="margin:0 0 16px;padding:16px;border:1px solid ${LINE};border-radius:12px"><p style="margin:0 0 6px;font-size:17px;font-weight:700;line-height:1.4"><a href="${escapeHtml(block.url)}" style="color:${BRAND};text-decoration:none">${escapeHtml(block.title)}</a></p><p style="margin:0;font-size:15px;line-height:1.5;color:${MUTED}">${multiline(block.text)}</p></div>`;
     case 'fields': {
       const rows = block.rows
         .filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '')
@@ -70,6 +82,12 @@ function blockText(block: Block): string {
         .join('\n');
     case 'button':
       return `${block.label}: ${block.url}`;
+    case 'letter':
+      return block.text;
+    case 'image':
+      return '';
+    case 'card':
+      return `${block.title}\n${block.text}\n${block.url}`;
     case 'fields':
       return block.rows
         .filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '')
@@ -85,7 +103,10 @@ export function renderMail(heading: string, blocks: Block[], footer: Block[] = [
     heading,
     '='.repeat(Math.min(heading.length, 60)),
     '',
-    ...blocks.map((block) => `${blockText(block)}\n`),
+    ...blocks.flatMap((block) => {
+      const text = blockText(block);
+      return text ? [`${text}\n`] : [];
+    }),
     '--',
     ...footer.map(blockText),
     `${site.name} · ${site.tagline}`,

@@ -26,6 +26,8 @@ export class DeliveryFailure extends Error {
     message: string,
     readonly permanent: boolean,
     readonly notSetUp = false,
+    /** The recipient's server refused the address for good: a bounce. */
+    readonly bounce = false,
   ) {
     super(message);
     this.name = 'DeliveryFailure';
@@ -127,7 +129,8 @@ function smtpFailure(error: unknown): DeliveryFailure {
     .split(/\r?\n/)[0]
     ?.slice(0, 200);
   const permanent = status !== undefined && status >= 500 && (code === 'EENVELOPE' || code === 'EMESSAGE');
-  return new DeliveryFailure(`SMTP ${status ?? code}: ${detail}`, permanent);
+  // A 5xx to RCPT TO refuses the address itself; one to the message may be about its content.
+  return new DeliveryFailure(`SMTP ${status ?? code}: ${detail}`, permanent, false, permanent && code === 'EENVELOPE');
 }
 
 /** Sends (or files) one e-mail; throws DeliveryFailure. */

@@ -18,6 +18,8 @@ import type { StoreVerbs } from '../store/store';
 import type { ClaimedEntry, Completion, DeliveryOutcome, OutboxEntry } from '../store/types';
 import { sendWebhook } from './webhooks';
 import { describeFailure } from '../platform/env';
+import { composeNewsletter, TEST_REF } from './emails/newsletter';
+import { findMailing, mailRatePerMinute } from './newsletter';
 
 /**
  * How long one attempt may take before it counts as failed (and is retried after its backoff).
@@ -31,15 +33,23 @@ export const ATTEMPT_DEADLINE_MS = 60_000;
 export const CLAIM_CHUNK = 25;
 
 /** One attempt at one entry, ended by its deadline at the latest. */
+/** Sends one entry's message: an e-mail, a newsletter e-mail (composed now) or a webhook. */
+async function send(entry: OutboxEntry): Promise<'smtp' | 'file' | 'webhook'> {
+  const message = entry.message;
+  if (message.channel === 'mail') return sendMail(entry, message);
+  if (message.channel === 'webhook') return sendWebhook(entry, message);
+  const found = await findMailing(message.mailing);
+  if (!found) throw new DeliveryFailure('Not sent: the site no longer publishes this post or issue', true);
+  return sendMail(entry, composeNewsletter(found.mailing, message, found.all));
+}
+
 export async function attempt(entry: OutboxEntry, deadlineMs = ATTEMPT_DEADLINE_MS): Promise<DeliveryOutcome> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new DeliveryFailure(`no answer within ${deadlineMs / 1000} s`, false)), deadlineMs);
   });
   try {
-    const sending =
-      entry.message.channel === 'mail' ? sendMail(entry, entry.message) : sendWebhook(entry, entry.message);
-    const via = await Promise.race([sending, deadline]);
+    const via = await Promise.race([send(entry), deadline]);
     return { kind: 'delivered', via };
   } catch (error) {
     if (error instanceof DeliveryFailure)
@@ -48,6 +58,7 @@ export async function attempt(entry: OutboxEntry, deadlineMs = ATTEMPT_DEADLINE_
         error: error.message,
         permanent: error.permanent,
         ...(error.notSetUp ? { notSetUp: true } : {}),
+        ...(error.bounce ? { bounce: true } : {}),
       };
     return { kind: 'failed', error: describeFailure(error), permanent: false };
   } finally {
@@ -100,6 +111,9 @@ const complete = batcher(0, (store, items: { completion: Completion; at: Date }[
   ),
 );
 
+/** The entries whose recipient is a subscriber: a bounce marks them. */
+const BOUNCING_KINDS = new Set<OutboxEntry['kind']>(['newsletter', 'confirmation']);
+
 async function deliverClaimed(
   store: StoreVerbs,
   claimed: ClaimedEntry[],
@@ -110,6 +124,15 @@ async function deliverClaimed(
   await Promise.all(
     claimed.map(async (item) => {
       const outcome = await attempt(item.entry, deadlineMs);
+      // A refused address is never mailed again: marked before the outcome is recorded, so a
+      // process that dies in between retries the entry and marks it then.
+      if (
+        outcome.kind === 'failed' &&
+        outcome.bounce &&
+        BOUNCING_KINDS.has(item.entry.kind) &&
+        item.entry.ref !== TEST_REF
+      )
+        await store.markBounced(item.entry.ref, now(), outcome.error);
       await complete(store, [{ completion: { claimed: item, outcome }, at: now() }]);
       if (outcome.kind === 'delivered') report.delivered += 1;
       else if (outcome.permanent) report.dead += 1;
@@ -192,17 +215,31 @@ export interface SweepOptions {
   batch?: number;
   /** How long one attempt may take (ATTEMPT_DEADLINE_MS). */
   attemptDeadlineMs?: number;
+  /** Newsletter e-mails claimed per minute at most (MAIL_RATE_PER_MINUTE); null: no limit. */
+  perMinute?: number | null;
 }
 
-/** Delivers everything due, a batch at a time, until nothing is due or the budget is spent. */
+/**
+ * Delivers everything due, a batch at a time, until nothing is due or the budget is spent. Each
+ * batch comes from the first line (notifications, guides, confirmations, webhooks) while it has
+ * anything due, and only then from the newsletter's, at the pace `perMinute` allows: a lead's
+ * notification waits behind one batch of a newsletter at most.
+ */
 export async function sweep(
   store: StoreVerbs,
-  { now = () => new Date(), budgetMs = 20_000, batch = 10, attemptDeadlineMs = ATTEMPT_DEADLINE_MS }: SweepOptions = {},
+  {
+    now = () => new Date(),
+    budgetMs = 20_000,
+    batch = 10,
+    attemptDeadlineMs = ATTEMPT_DEADLINE_MS,
+    perMinute = mailRatePerMinute(),
+  }: SweepOptions = {},
 ) {
   const report: DeliveryReport = { delivered: 0, failed: 0, dead: 0 };
   const started = Date.now();
   while (Date.now() - started < budgetMs) {
-    const claimed = await store.claimOutbox(now(), batch);
+    const first = await store.claimOutbox(now(), batch);
+    const claimed = first.length > 0 ? first : await store.claimBulk(now(), batch, perMinute);
     if (claimed.length === 0) break;
     await deliverClaimed(store, claimed, now, report, attemptDeadlineMs);
   }

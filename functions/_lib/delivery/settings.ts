@@ -15,6 +15,11 @@ export interface DeliverySettings {
   webhookHost: string | undefined;
 }
 
+/** The site's configured origin: PUBLIC_SITE_URL, else the main URL Netlify gives (`siteUrl`, or URL), else the brand's. */
+export function configuredOrigin(siteUrl?: string): string {
+  return new URL(process.env.PUBLIC_SITE_URL || siteUrl || process.env.URL || site.url).origin;
+}
+
 /** Host names that only ever reach the machine itself: a request naming one came from a browser on it. */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -26,7 +31,7 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * the server runs) or the configured URL itself.
  */
 export function siteOrigin(req: Request, context: Pick<Context, 'site'>): string {
-  const configured = new URL(process.env.PUBLIC_SITE_URL || context.site?.url || process.env.URL || site.url).origin;
+  const configured = configuredOrigin(context.site?.url);
   if (!isLocalRun()) return configured;
   const opened = new URL(req.url);
   return LOOPBACK_HOSTS.has(opened.hostname) || opened.origin === configured ? opened.origin : configured;

@@ -57,6 +57,21 @@ export const EnvSchema = z
         )
         .pipe(z.array(Email, { error: 'must be e-mail addresses separated by commas' }).min(1)),
     ),
+    /**
+     * Newsletter e-mails sent per minute at most (0: no limit). Notifications, guides and
+     * confirmations are not counted: they always go first.
+     */
+    MAIL_RATE_PER_MINUTE: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(100_000).default(60)),
+    /** Sends each new post and issue this many hours after it is published, unless the owner chose "Don't send" first. */
+    NEWSLETTER_AUTO_SEND_HOURS: z.preprocess(
+      blankToUndefined,
+      z.coerce
+        .number()
+        .int()
+        .min(0)
+        .max(24 * 90)
+        .optional(),
+    ),
     /** The site's build hook (Netlify: Site configuration → Build hooks), called daily so scheduled posts go live. */
     BUILD_HOOK_URL: optional(z.url({ protocol: /^https?$/, error: 'must be the build hook URL Netlify shows' })),
     /** Where each lead and confirmed subscriber is POSTed, signed per Standard Webhooks. */

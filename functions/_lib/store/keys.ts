@@ -41,6 +41,18 @@ export const KEYS = {
   outboxLease: (id: string) => `outbox:lease:${id}`,
   /** Entries waiting, by when they are due (a claimed entry's score is the end of its lease). */
   outboxDue: 'outbox:due',
+  /** Newsletter entries waiting, the same way: a second line, served when the first is empty. */
+  outboxDueBulk: 'outbox:due:bulk',
+  /** Newsletter entries claimed in one minute (ms since the epoch / 60,000), for MAIL_RATE_PER_MINUTE. */
+  mailRate: (minute: number) => `outbox:rate:${minute}`,
+  /** A newsletter mailing's record: asked for (when, by whom), how far its fan-out got, or declined. */
+  mailing: (id: string) => `mailing:${id}`,
+  /** Mailings whose fan-out has not written every entry yet, by when sending was asked for (ms). */
+  mailingsFanningOut: 'mailings:fanning-out',
+  /** A mailing's progress: entries queued, sent, failed, bounced, cancelled. */
+  mailingCounts: (id: string) => `stats:mailing:${id}`,
+  /** Automatic sending (NEWSLETTER_AUTO_SEND_HOURS): when it was first on, and when each mailing was first seen published (ms). */
+  newsletterAutoSend: 'newsletter:auto-send',
   /** Dead entries, by when they were created. */
   outboxDead: 'outbox:dead',
   /** Every entry, by when it was created. */

@@ -1,6 +1,7 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
 /** What happens to an outbox entry's state, as pure functions: a new entry, an attempt, the owner's retry. */
 import type { Delivery } from '../../../src/shared/records';
+import { KEYS } from './keys';
 import type { DeliveryOutcome, NewOutboxEntry, OutboxMessage, OutboxState } from './types';
 
 /** How long a claimed entry is reserved for its claimer (longer than any delivery attempt takes). */
@@ -44,7 +45,14 @@ export function afterAttempt(entry: OutboxState, outcome: DeliveryOutcome, now: 
     return { ...rest, attempts, status: 'delivered', deliveredAt: now.toISOString(), via: outcome.via };
   }
   const next = now.getTime() + (notTried ? NOT_SET_UP_RECHECK_MS : backoffMs(attempts));
-  if (outcome.permanent) return { ...rest, attempts, status: 'dead', lastError: outcome.error };
+  if (outcome.permanent)
+    return {
+      ...rest,
+      attempts,
+      status: 'dead',
+      lastError: outcome.error,
+      ...(outcome.bounce ? { bounced: true } : {}),
+    };
   if (next > Date.parse(entry.expiresAt))
     return { ...rest, attempts, status: 'dead', lastError: `${outcome.error} (gave up after 24 hours)` };
   return {
@@ -58,13 +66,25 @@ export function afterAttempt(entry: OutboxState, outcome: DeliveryOutcome, now: 
 
 /** A dead entry put back in line by the owner: due now, with a new window and its backoff from the start (1 minute). */
 export function revived(entry: OutboxState, now: Date): OutboxState {
+  const { bounced: _bounced, ...rest } = entry;
   return {
-    ...entry,
+    ...rest,
     attempts: 0,
     status: 'pending',
     nextAttemptAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + OUTBOX_RETRY_WINDOW_MS).toISOString(),
   };
+}
+
+/** The line an entry waits in: newsletter entries wait behind every other. */
+export function dueIndex(entry: { mailing?: string | undefined }): string {
+  return entry.mailing ? KEYS.outboxDueBulk : KEYS.outboxDue;
+}
+
+/** A newsletter entry not sent because its subscriber is no longer confirmed. */
+export function cancelled(entry: OutboxState, reason: string): OutboxState {
+  const { nextAttemptAt: _next, ...rest } = entry;
+  return { ...rest, status: 'cancelled', lastError: reason };
 }
 
 /** What stands in a sent message where a live link's token was. */
@@ -75,6 +95,7 @@ export const REDACTED = '[removed once sent]';
  * removed from the text, the HTML and the headers, the rest as it was; undefined when it has none.
  */
 export function redacted(message: OutboxMessage): OutboxMessage | undefined {
+  if (message.channel === 'newsletter') return { ...message, unsubscribe: REDACTED };
   if (message.channel !== 'mail' || !message.secrets?.length) return undefined;
   const { secrets, ...rest } = message;
   const clean = (value: string) => secrets.reduce((text, secret) => text.replaceAll(secret, REDACTED), value);

@@ -4,10 +4,11 @@
  * under a lease, completed with each attempt's outcome, retried by the owner, listed, and their
  * texts forgotten once delivered a while ago.
  */
+import type { MailingProgress } from '../../../src/shared/api';
 import type { Delivery } from '../../../src/shared/records';
 import { parse, parsed, transact, type Backend, type Needs, type Values, type Write } from './backend';
 import { KEYS } from './keys';
-import { afterAttempt, deliveryOf, newState, OUTBOX_LEASE_MS, redacted, revived } from './outbox-state';
+import { afterAttempt, deliveryOf, dueIndex, newState, OUTBOX_LEASE_MS, redacted, revived } from './outbox-state';
 import type {
   ClaimedEntry,
   Completion,
@@ -20,7 +21,7 @@ import type {
 } from './types';
 
 /** The claim that holds an entry. */
-interface Lease {
+export interface Lease {
   token: string;
   /** When the lease ends (ms). */
   until: number;
@@ -61,13 +62,18 @@ export function queue(
     writes.push(
       { op: 'put', key: KEYS.outboxState(entry.id), value: JSON.stringify(state) },
       { op: 'put', key: KEYS.outboxMessage(entry.id), value: JSON.stringify(entry.message) },
-      { op: 'index', key: KEYS.outboxDue, member: entry.id, score: at },
+      { op: 'index', key: dueIndex(entry), member: entry.id, score: at },
       { op: 'index', key: KEYS.outboxAll, member: entry.id, score: at },
       { op: 'append', key: KEYS.outboxOf(entry.ref), member: entry.id },
     );
     queued.push(deliveryOf(state));
   }
   return { writes, queued };
+}
+
+/** One more (or less) in a mailing's progress. */
+export function mailingCount(mailing: string, field: keyof MailingProgress, by: number): Write {
+  return { op: 'count', key: KEYS.mailingCounts(mailing), field, by };
 }
 
 /** The writes that forget entries whatever their state (an erasure): records, places in every index, leases. */
@@ -77,11 +83,13 @@ export function forgetEntries(ref: string, ids: readonly string[]): Write[] {
       { op: 'del', key: KEYS.outboxState(id) },
       { op: 'del', key: KEYS.outboxMessage(id) },
       { op: 'del', key: KEYS.outboxLease(id) },
-      ...[KEYS.outboxDue, KEYS.outboxDead, KEYS.outboxDelivered, KEYS.outboxAll].map((index): Write => ({
-        op: 'unindex',
-        key: index,
-        member: id,
-      })),
+      ...[KEYS.outboxDue, KEYS.outboxDueBulk, KEYS.outboxDead, KEYS.outboxDelivered, KEYS.outboxAll].map(
+        (index): Write => ({
+          op: 'unindex',
+          key: index,
+          member: id,
+        }),
+      ),
     ]),
     { op: 'del', key: KEYS.outboxOf(ref) },
   ];
@@ -105,7 +113,7 @@ export async function deliveriesOf(backend: Backend, refs: readonly string[]): P
 }
 
 /** Whether an entry may be claimed at `now`: waiting, due, and held by no lease that still runs. */
-function claimable(state: OutboxState | undefined, lease: Lease | undefined, now: number): state is OutboxState {
+export function claimable(state: OutboxState | undefined, lease: Lease | undefined, now: number): state is OutboxState {
   if (!state || state.status !== 'pending') return false;
   if (Date.parse(state.nextAttemptAt ?? '') > now) return false;
   return !lease || lease.until <= now;
@@ -136,7 +144,7 @@ export function outboxVerbs(backend: Backend) {
             writes.push(
               // Kept a while past its end, for a late outcome to find it and be ignored.
               { op: 'put', key: KEYS.outboxLease(id), value: JSON.stringify(lease), ttlMs: 2 * OUTBOX_LEASE_MS },
-              { op: 'index', key: KEYS.outboxDue, member: id, score: lease.until },
+              { op: 'index', key: dueIndex(state), member: id, score: lease.until },
             );
           }
           return { writes, result: claimed };
@@ -163,6 +171,14 @@ export function outboxVerbs(backend: Backend) {
             if (!state || parsed<Lease>(values, KEYS.outboxLease(id))?.token !== claimed.lease) continue;
             const next = afterAttempt(state, outcome, now);
             recorded += 1;
+            if (next.mailing && next.status !== 'pending')
+              writes.push(
+                mailingCount(
+                  next.mailing,
+                  next.status === 'delivered' ? 'sent' : next.bounced ? 'bounced' : 'failed',
+                  1,
+                ),
+              );
             writes.push(
               { op: 'put', key: KEYS.outboxState(id), value: JSON.stringify(next) },
               { op: 'del', key: KEYS.outboxLease(id) },
@@ -173,13 +189,13 @@ export function outboxVerbs(backend: Backend) {
             if (next.status === 'pending') {
               writes.push({
                 op: 'index',
-                key: KEYS.outboxDue,
+                key: dueIndex(next),
                 member: id,
                 score: Date.parse(next.nextAttemptAt ?? ''),
               });
               continue;
             }
-            writes.push({ op: 'unindex', key: KEYS.outboxDue, member: id });
+            writes.push({ op: 'unindex', key: dueIndex(next), member: id });
             writes.push(
               next.status === 'dead'
                 ? { op: 'index', key: KEYS.outboxDead, member: id, score: Date.parse(next.createdAt) }
@@ -187,6 +203,17 @@ export function outboxVerbs(backend: Backend) {
             );
           }
           return { writes, result: recorded };
+        },
+      });
+    },
+
+    /** Writes entries that belong to no record (a newsletter's test), due now; answers their states. */
+    queueEntries(entries: NewOutboxEntry[], now: Date): Promise<Delivery[]> {
+      return transact(backend, {
+        keys: queueKeys(entries),
+        plan(values) {
+          const queuing = queue(entries, values, now);
+          return 'needs' in queuing ? queuing : { writes: queuing.writes, result: queuing.queued };
         },
       });
     },
@@ -201,7 +228,9 @@ export function outboxVerbs(backend: Backend) {
           const writes: Write[] = [
             { op: 'put', key: KEYS.outboxState(id), value: JSON.stringify(revived(state, now)) },
             { op: 'unindex', key: KEYS.outboxDead, member: id },
-            { op: 'index', key: KEYS.outboxDue, member: id, score: now.getTime() },
+            { op: 'index', key: dueIndex(state), member: id, score: now.getTime() },
+            // Back in line: no longer counted as failed in its mailing's progress.
+            ...(state.mailing ? [mailingCount(state.mailing, state.bounced ? 'bounced' : 'failed', -1)] : []),
           ];
           return { writes, result: true };
         },
@@ -232,7 +261,7 @@ export function outboxVerbs(backend: Backend) {
             const message = parsed<OutboxMessage | PrunedMessage>(values, KEYS.outboxMessage(id));
             const unindex: Write = { op: 'unindex', key: KEYS.outboxDelivered, member: id };
             if (!message || 'pruned' in message) return [unindex];
-            const title = message.channel === 'mail' ? message.subject : message.type;
+            const title = message.channel === 'webhook' ? message.type : message.subject;
             const pruned: PrunedMessage = { pruned: true, title };
             return [{ op: 'put', key: KEYS.outboxMessage(id), value: JSON.stringify(pruned) }, unindex];
           });
@@ -242,10 +271,10 @@ export function outboxVerbs(backend: Backend) {
     },
 
     async countOutbox(): Promise<{ total: number; pending: number; dead: number }> {
-      const [total, pending, dead] = await Promise.all(
-        [KEYS.outboxAll, KEYS.outboxDue, KEYS.outboxDead].map((key) => backend.size(key)),
+      const [total, pending, bulk, dead] = await Promise.all(
+        [KEYS.outboxAll, KEYS.outboxDue, KEYS.outboxDueBulk, KEYS.outboxDead].map((key) => backend.size(key)),
       );
-      return { total: total ?? 0, pending: pending ?? 0, dead: dead ?? 0 };
+      return { total, pending: pending + bulk, dead };
     },
   };
 }

@@ -3,7 +3,9 @@
 import { adminReadVerbs } from './admin-reads';
 import type { Backend } from './backend';
 import { leadVerbs } from './leads';
+import { mailingVerbs } from './mailings';
 import { outboxVerbs } from './outbox';
+import { bulkVerbs } from './outbox-bulk';
 import { sessionVerbs } from './sessions';
 import { spamVerbs } from './spam';
 import { subscriberVerbs } from './subscribers';
@@ -14,6 +16,8 @@ export function createStore(backend: Backend) {
     ...leadVerbs(backend),
     ...spamVerbs(backend),
     ...outboxVerbs(backend),
+    ...bulkVerbs(backend),
+    ...mailingVerbs(backend),
     ...sessionVerbs(backend),
     ...adminReadVerbs(backend),
   };

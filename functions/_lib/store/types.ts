@@ -54,6 +54,26 @@ export type OutboxMessage =
        */
       secrets?: string[];
     }
+  /**
+   * A newsletter e-mail to one person: composed when it is sent, from the mailing as the site
+   * publishes it (dist/mailings.json) and these fields, so the outbox keeps a few hundred bytes
+   * per recipient however long the letter is (delivery/emails/newsletter.ts).
+   */
+  | {
+      channel: 'newsletter';
+      /** The mailing's id: `post-<slug>` or `issue-<slug>`. */
+      mailing: string;
+      to: string[];
+      subject: string;
+      /** The recipient's first name; absent in a test. */
+      firstName?: string;
+      /** Where and when they subscribed, from their consent record; absent in a test. */
+      consent?: { subscribedAt: string; page?: string };
+      /** The site's origin for the unsubscribe links. */
+      origin: string;
+      /** The recipient's unsubscribe token: a secret, removed once the e-mail is sent. */
+      unsubscribe: string;
+    }
   | {
       channel: 'webhook';
       /** The event type: `lead.created`, `subscriber.confirmed`. */
@@ -78,12 +98,20 @@ export interface NewOutboxEntry {
    * at once cannot slip two through. A key names what it limits (`guide:` and a digest of the mailbox).
    */
   throttle?: { key: string; seconds: number };
+  /**
+   * The newsletter mailing it belongs to: it waits in the outbox's second line, behind every
+   * notification, guide and confirmation, at the pace MAIL_RATE_PER_MINUTE allows, and its outcome
+   * counts in the mailing's progress.
+   */
+  mailing?: string;
 }
 
 /** An entry as the store keeps it. */
 export interface OutboxEntry extends NewOutboxEntry, Omit<Delivery, 'id' | 'kind' | 'to'> {
   /** After this ISO time a failing entry is not retried but marked dead. */
   expiresAt: string;
+  /** Dead because the recipient's server refused the address (a bounce). */
+  bounced?: true;
 }
 
 /** An entry without its message: what the admin's lists read. */
@@ -114,7 +142,14 @@ export interface Completion {
 export type DeliveryOutcome =
   | { kind: 'delivered'; via: NonNullable<Delivery['via']> }
   /** notSetUp: not really tried, its channel is not set up (not counted as an attempt; checked again each minute). */
-  | { kind: 'failed'; error: string; permanent: boolean; notSetUp?: boolean };
+  | {
+      kind: 'failed';
+      error: string;
+      permanent: boolean;
+      notSetUp?: boolean;
+      /** The recipient's server refused the address for good (an SMTP 5xx to RCPT TO). */
+      bounce?: boolean;
+    };
 
 export interface Page {
   offset: number;

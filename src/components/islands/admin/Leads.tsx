@@ -13,9 +13,12 @@ function LeadDelivery({ deliveries }: { deliveries?: Delivery[] }) {
     <ul className="grid min-w-52 gap-2">
       {deliveries.map((delivery) => {
         const kind = KINDS[delivery.kind];
-        const title = { delivered: kind.done, pending: `${kind.name} pending`, dead: `${kind.name} failed` }[
-          delivery.status
-        ];
+        const title = {
+          delivered: kind.done,
+          pending: `${kind.name} pending`,
+          dead: `${kind.name} failed`,
+          cancelled: `${kind.name} not sent`,
+        }[delivery.status];
         return (
           <li key={delivery.id} className="flex items-start gap-2">
             <span

@@ -13,9 +13,19 @@ export const KINDS: Record<DeliveryKind, { name: string; done: string }> = {
   newsletter: { name: 'Newsletter', done: 'Newsletter sent' },
 };
 
-export const DELIVERY_TONE = { delivered: 'success', pending: 'waiting', dead: 'danger' } as const;
-export const DELIVERY_WORD = { delivered: 'Sent', pending: 'Pending', dead: 'Failed' } as const;
-export const DELIVERY_DOT = { delivered: 'bg-brand-600', pending: 'bg-amber-400', dead: 'bg-danger-700' } as const;
+export const DELIVERY_TONE = {
+  delivered: 'success',
+  pending: 'waiting',
+  dead: 'danger',
+  cancelled: 'neutral',
+} as const;
+export const DELIVERY_WORD = { delivered: 'Sent', pending: 'Pending', dead: 'Failed', cancelled: 'Not sent' } as const;
+export const DELIVERY_DOT = {
+  delivered: 'bg-brand-600',
+  pending: 'bg-amber-400',
+  dead: 'bg-danger-700',
+  cancelled: 'bg-ink-300',
+} as const;
 
 /** When an entry went, or how its attempts are going, and its last error. */
 function progress(delivery: Delivery): { line: string; error?: string } {
@@ -42,6 +52,8 @@ function progress(delivery: Delivery): { line: string; error?: string } {
       };
     case 'dead':
       return { line: `after ${plural(delivery.attempts, 'attempt')}`, error };
+    case 'cancelled':
+      return { line: delivery.lastError ?? 'not sent' };
   }
 }
 

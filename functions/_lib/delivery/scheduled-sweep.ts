@@ -1,0 +1,28 @@
+// functions/_lib/delivery gets what the outbox holds to people: the e-mails, their SMTP transport or local folder, the signed webhooks and links, and the sweep.
+/** What the scheduled function (functions/outbox-sweep.ts) does each minute. */
+import type { StoreVerbs } from '../store/store';
+import { autoSend, fanOut } from './newsletter';
+import { pruneDelivered, sweep } from './outbox';
+
+/** A sweep's share of a scheduled function's 30 seconds: writing newsletter entries, then delivering. */
+const FAN_OUT_BUDGET_MS = 8_000;
+const DELIVERY_BUDGET_MS = 12_000;
+
+/**
+ * One run of the sweep, on a clock the tests can move: asks for the mailings whose automatic
+ * sending time has come; writes the next batches of every mailing's entries (resumed by the next
+ * run where this one stopped); delivers what is due, the first line before the newsletter's; once
+ * an hour, forgets the text of messages delivered more than 30 days ago.
+ */
+export async function runSweep(store: StoreVerbs, now: () => Date = () => new Date()) {
+  const automatic = await autoSend(store, now());
+  if (automatic.length > 0) console.log(`[outbox-sweep] sending automatically: ${automatic.join(', ')}`);
+  const written = await fanOut(store, { now, budgetMs: FAN_OUT_BUDGET_MS });
+  if (written > 0) console.log(`[outbox-sweep] wrote ${written} newsletter entries`);
+  const report = await sweep(store, { now, budgetMs: DELIVERY_BUDGET_MS });
+  if (report.delivered + report.failed + report.dead > 0)
+    console.log(`[outbox-sweep] delivered ${report.delivered}, failed ${report.failed}, dead ${report.dead}`);
+  const pruned = await pruneDelivered(store, now());
+  if (pruned > 0) console.log(`[outbox-sweep] forgot the text of ${pruned} delivered messages`);
+  return { automatic, written, report, pruned };
+}

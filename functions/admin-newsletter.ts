@@ -1,0 +1,111 @@
+import type { Config } from '@netlify/functions';
+import type { NewsletterPage, NewsletterPreview } from '../src/shared/api';
+import { NewsletterTestRequest } from '../src/shared/schemas';
+import { newsletterItems, itemOf } from './_lib/admin/newsletter';
+import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
+import { composeNewsletter, testEntry, type NewsletterMessage } from './_lib/delivery/emails/newsletter';
+import { findMailing, mailRatePerMinute, publishedMailings } from './_lib/delivery/newsletter';
+import { deliverAfterAnswer } from './_lib/delivery/outbox';
+import { notifyTo, siteOrigin } from './_lib/delivery/settings';
+import { sealLink, UNSUBSCRIBE_LINK_TTL_MS } from './_lib/delivery/links';
+import { getEnv } from './_lib/platform/env';
+import {
+  decodePathSegment,
+  endpoint,
+  errorResponse,
+  HttpError,
+  json,
+  parseWith,
+  readJsonBody,
+  requireMethod,
+} from './_lib/platform/http';
+import { getStore } from './_lib/store/get-store';
+
+const NOT_PUBLISHED = 'The site publishes no post or issue of that id';
+const ACTIONS = ['preview', 'test', 'send', 'skip'] as const;
+type Action = (typeof ACTIONS)[number];
+
+/** The recipient a preview is drawn for: what a subscriber reads, with a stand-in's name, date and link. */
+function sampleMessage(mailing: { id: string; subject: string }, origin: string, now: Date): NewsletterMessage {
+  return {
+    channel: 'newsletter',
+    mailing: mailing.id,
+    to: ['subscriber@example.com'],
+    subject: mailing.subject,
+    firstName: 'there',
+    consent: { subscribedAt: now.toISOString(), page: '/' },
+    origin,
+    unsubscribe: sealLink({
+      a: 'unsubscribe',
+      e: 'subscriber@example.com',
+      x: now.getTime() + UNSUBSCRIBE_LINK_TTL_MS,
+    }),
+  };
+}
+
+/**
+ * GET /api/admin/newsletter: every published post and issue, and where its sending stands.
+ * GET …/{id}/preview: its e-mail as a subscriber gets it. POST …/{id}/test sends it now to
+ * LEADS_NOTIFY_TO or the address given; POST …/{id}/send asks for it to go to every confirmed
+ * subscriber (the sweep writes their entries, a batch a minute at most, and sends them at
+ * MAIL_RATE_PER_MINUTE); POST …/{id}/skip is "Don't send".
+ */
+export default endpoint({ name: 'admin-newsletter', headers: ADMIN_HEADERS }, async (req, context) => {
+  requireMethod(req, ['GET', 'POST']);
+  await requireAdmin(req);
+  const store = await getStore();
+  const now = new Date();
+  const action = context.params.action as Action | undefined;
+  if (action === undefined) {
+    if (req.method !== 'GET') return errorResponse(405, 'Use GET', { headers: { Allow: 'GET' } });
+    const [items, counts] = await Promise.all([
+      newsletterItems(store, await publishedMailings(), now),
+      store.subscriberStatusCounts(),
+    ]);
+    const hours = getEnv().NEWSLETTER_AUTO_SEND_HOURS;
+    const page: NewsletterPage = {
+      confirmed: counts.confirmed,
+      testTo: notifyTo(),
+      ratePerMinute: mailRatePerMinute(),
+      items,
+      ...(hours !== undefined ? { autoSendHours: hours } : {}),
+    };
+    return json(200, page);
+  }
+  if (!ACTIONS.includes(action)) return errorResponse(404, 'No such action');
+  const expected = action === 'preview' ? 'GET' : 'POST';
+  if (req.method !== expected) return errorResponse(405, `Use ${expected}`, { headers: { Allow: expected } });
+  const found = await findMailing(decodePathSegment(context.params.id ?? ''));
+  if (!found) return errorResponse(404, NOT_PUBLISHED);
+  const { mailing, all } = found;
+  const ref = { id: decodePathSegment(context.params.id ?? ''), subject: mailing.subject };
+  const origin = siteOrigin(req, context);
+  if (action === 'preview') {
+    const { subject, html, text, headers = {} } = composeNewsletter(mailing, sampleMessage(ref, origin, now), all);
+    const preview: NewsletterPreview = { subject, html, text, headers };
+    return json(200, preview);
+  }
+  requireSameOrigin(req);
+  if (action === 'test') {
+    const { to } = parseWith(NewsletterTestRequest, await readJsonBody(req));
+    const recipients = to ? [to] : notifyTo();
+    const queued = await store.queueEntries([testEntry(ref, recipients, origin, now)], now);
+    deliverAfterAnswer(
+      context,
+      store,
+      queued.map((entry) => entry.id),
+      'admin-newsletter',
+    );
+    return json(200, { ok: true, to: recipients });
+  }
+  const known = async () => (await store.mailings([ref.id])).get(ref.id);
+  if (action === 'send') {
+    await store.requestMailing(ref, 'owner', origin, now);
+    return json(200, { ok: true, item: itemOf(mailing, await known(), undefined, now) });
+  }
+  if (!(await store.skipMailing(ref, now)))
+    throw new HttpError(errorResponse(409, 'It is being sent (or was), which cannot be undone'));
+  return json(200, { ok: true, item: itemOf(mailing, await known(), undefined, now) });
+});
+
+export const config: Config = { path: ['/api/admin/newsletter', '/api/admin/newsletter/:id/:action'] };
