@@ -23,6 +23,8 @@ const COLUMNS: { header: string; value: (subscriber: Subscriber) => unknown }[] 
   { header: 'confirmed_at', value: (subscriber) => subscriber.consent.confirmedAt },
   { header: 'confirmed_privacy_policy_date', value: (subscriber) => subscriber.consent.confirmedPolicyDate },
   { header: 'unsubscribed_at', value: (subscriber) => subscriber.consent.unsubscribedAt },
+  { header: 'bounced_at', value: (subscriber) => subscriber.consent.bouncedAt },
+  { header: 'bounce', value: (subscriber) => subscriber.consent.bounce },
   ...ATTRIBUTION_COLUMNS,
 ];
 

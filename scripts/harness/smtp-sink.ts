@@ -23,6 +23,8 @@ export interface SmtpSink {
   /** Connections opened so far (a stalled delivery shows here before any message). */
   connections: () => number;
   behave: (behaviour: SmtpBehaviour) => void;
+  /** Refuses these addresses with a 550 to RCPT TO from now on (a mailbox that does not exist); none refuses nobody. */
+  refuse: (...addresses: string[]) => void;
   /** Resolves once `count` messages have arrived; rejects after `timeoutMs`. */
   waitFor: (count: number, timeoutMs?: number) => Promise<ParsedMail[]>;
   /** Closes the server and every connection: the provider is down. */
@@ -42,6 +44,7 @@ export async function startSmtpSink({ behaviour = 'accept', keep = true }: SmtpS
   const messages: ParsedMail[] = [];
   const sockets = new Set<Socket>();
   let current = behaviour;
+  let refused = new Set<string>();
   let opened = 0;
   let counted = 0;
   let server: SMTPServer | undefined;
@@ -56,8 +59,8 @@ export async function startSmtpSink({ behaviour = 'accept', keep = true }: SmtpS
         opened += 1;
         callback();
       },
-      onRcptTo(_address, _session, callback) {
-        if (current === 'reject-recipients') {
+      onRcptTo(address, _session, callback) {
+        if (current === 'reject-recipients' || refused.has(address.address.toLowerCase())) {
           const error = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
           callback(error);
           return;
@@ -121,6 +124,9 @@ export async function startSmtpSink({ behaviour = 'accept', keep = true }: SmtpS
     received: () => counted + messages.length,
     behave: (next) => {
       current = next;
+    },
+    refuse: (...addresses) => {
+      refused = new Set(addresses.map((address) => address.toLowerCase()));
     },
     waitFor: (count, timeoutMs) => arrivals(messages, count, 'messages', timeoutMs),
     stop,

@@ -1,0 +1,277 @@
+/**
+ * The newsletter is sent once to each confirmed subscriber, on both stores: the owner presses
+ * Send in the admin endpoint, the real scheduled sweep (runSweep) writes the entries and delivers
+ * them to a real SMTP server, on a clock the test moves. Reads dist/mailings.json, which
+ * `npm test` builds first: the mailings are the site's own published post and issue.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ParsedMail } from 'mailparser';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import adminLogin from '../../functions/admin-login';
+import adminNewsletter from '../../functions/admin-newsletter';
+import adminSubscribers from '../../functions/admin-subscribers';
+import newsletterUnsubscribe from '../../functions/newsletter-unsubscribe';
+import { mailingId } from '../../functions/_lib/delivery/emails/newsletter';
+import { fanOut, publishedMailings } from '../../functions/_lib/delivery/newsletter';
+import { runSweep } from '../../functions/_lib/delivery/scheduled-sweep';
+import { resetEnv } from '../../functions/_lib/platform/env';
+import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
+import { createContext } from '../../scripts/harness/functions';
+import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
+import { startSmtpSink, type SmtpSink } from '../../scripts/harness/smtp-sink';
+import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
+import type { NewsletterItem, NewsletterPage } from '../../src/shared/api';
+import type { Mailing } from '../../src/shared/mailings';
+import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';
+
+const TOKEN = 'newsletter-test-token';
+const ORIGIN = 'http://localhost:4321';
+const PASSWORD = 'a password for the newsletter test';
+const ENV_KEYS = [
+  'SITE_LOCAL_RUN',
+  'LOCAL_STORE_DIR',
+  'UPSTASH_REDIS_REST_URL',
+  'UPSTASH_REDIS_REST_TOKEN',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'LEADS_NOTIFY_TO',
+  'LEAD_WEBHOOK_URL',
+  'ADMIN_PASSWORD',
+  'SESSION_SECRET',
+  'MAIL_RATE_PER_MINUTE',
+  'NEWSLETTER_AUTO_SEND_HOURS',
+];
+
+let smtp: SmtpSink;
+let redis: RedisServerHandle;
+let bridge: UpstashBridge;
+let folder: string;
+let mailings: Mailing[];
+const opened: SqliteStore[] = [];
+
+beforeAll(async () => {
+  [smtp, redis] = await Promise.all([startSmtpSink(), startRedisServer()]);
+  bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
+  mailings = await publishedMailings();
+});
+afterAll(async () => {
+  await Promise.all([smtp?.stop(), bridge?.stop()]);
+  await redis?.stop();
+});
+
+type Handler = typeof adminLogin;
+
+/** Runs a handler as Netlify would and waits for what it handed to context.waitUntil. */
+async function call(handler: Handler, pathname: string, init: RequestInit & { params?: Record<string, string> } = {}) {
+  const pending: Promise<unknown>[] = [];
+  const { params, ...rest } = init;
+  const response = await handler(
+    new Request(`${ORIGIN}${pathname}`, rest),
+    createContext({ ip: '203.0.113.20', params, waitUntil: (promise) => pending.push(promise) }),
+  );
+  await Promise.all(pending);
+  return response;
+}
+
+/** The owner's session cookie. */
+async function logIn(): Promise<string> {
+  const login = await call(adminLogin, '/api/admin/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ password: PASSWORD }),
+  });
+  return /^[^=;]+=[^;]*/.exec(login.headers.get('set-cookie') ?? '')?.[0] ?? '';
+}
+
+/** An action of the Newsletter section, as the admin page sends it. */
+async function press(cookie: string, id: string, action: 'send' | 'test' | 'skip', body: object = {}) {
+  const response = await call(adminNewsletter, `/api/admin/newsletter/${id}/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, origin: ORIGIN },
+    body: JSON.stringify(body),
+    params: { id, action },
+  });
+  return { status: response.status, body: (await response.json()) as { item?: NewsletterItem } };
+}
+
+async function section(cookie: string): Promise<NewsletterPage> {
+  const response = await call(adminNewsletter, '/api/admin/newsletter', { headers: { cookie } });
+  expect(response.status).toBe(200);
+  return (await response.json()) as NewsletterPage;
+}
+
+/** A header as it was written (mailparser reads List-* headers into objects). */
+const rawHeader = (mail: ParsedMail, name: string) =>
+  mail.headerLines
+    .find((header) => header.key === name)
+    ?.line.slice(name.length + 1)
+    .trim();
+
+const recipients = (mails: ParsedMail[]) =>
+  mails.flatMap((mail) => [mail.to].flat().flatMap((group) => group?.value.map((address) => address.address) ?? []));
+
+interface Backend {
+  env: () => Record<string, string>;
+  open: () => Store;
+  reset: () => Promise<void>;
+}
+
+const embedded: Backend = {
+  env: () => ({}),
+  open: () => {
+    const store = createSqliteStore(folder);
+    opened.push(store);
+    return store;
+  },
+  reset: async () => undefined,
+};
+const upstash: Backend = {
+  env: () => ({ UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: TOKEN }),
+  open: () => createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 })),
+  reset: async () => {
+    await createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 }).flushdb();
+  },
+};
+
+describe.each([
+  ['the embedded SQLite store', embedded],
+  ['Upstash Redis', upstash],
+])('the newsletter on %s', (_name, backend) => {
+  let store: Store;
+  /** The test's clock: the sweep reads it, the test moves it. */
+  let at: number;
+  const clock = () => new Date(at);
+
+  /** A sign-up, confirmed through its link unless `confirm` is false. */
+  async function subscriber(email: string, firstName: string, confirm = true) {
+    const input = { email, firstName, source: 'newsletter_footer', page: '/blog' };
+    await store.subscribe(input, clock());
+    if (confirm)
+      await store.confirmSubscriber({ ...input, signUp: { at: clock().toISOString(), page: '/blog' } }, clock());
+    at += 1000;
+  }
+
+  beforeEach(async () => {
+    folder = mkdtempSync(path.join(tmpdir(), 'newsletter-'));
+    await backend.reset();
+    for (const key of ENV_KEYS) delete process.env[key];
+    Object.assign(process.env, {
+      SITE_LOCAL_RUN: 'true',
+      LOCAL_STORE_DIR: folder,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Loopwork <hello@loopwork.example>',
+      LEADS_NOTIFY_TO: 'owner@loopwork.example',
+      ADMIN_PASSWORD: PASSWORD,
+      SESSION_SECRET: 'a session secret of at least thirty-two characters',
+      MAIL_RATE_PER_MINUTE: '0',
+      ...backend.env(),
+    });
+    resetEnv();
+    smtp.refuse();
+    smtp.messages.length = 0;
+    store = backend.open();
+    at = Date.parse('2026-12-01T09:00:00Z');
+  });
+  afterEach(() => {
+    for (const sqlite of opened.splice(0)) sqlite.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  test('a new post goes once to the one who stays confirmed, with one-click unsubscribe; Send again sends nothing', async () => {
+    const post = mailings.find((mailing) => mailing.kind === 'post');
+    if (!post) throw new Error('the build publishes no post');
+    const id = mailingId(post);
+    await subscriber('ada@example.com', 'Ada');
+    await subscriber('ben@example.com', 'Ben', false);
+    await subscriber('cleo@example.com', 'Cleo');
+    const cookie = await logIn();
+    expect((await section(cookie)).items.find((item) => item.id === id)).toMatchObject({ status: 'unsent' });
+    expect((await section(cookie)).confirmed).toBe(2);
+
+    expect(await press(cookie, id, 'send')).toMatchObject({ status: 200, body: { item: { status: 'sending' } } });
+    // The fan-out writes Ada's and Cleo's entries (Ben is pending); Cleo then leaves before hers goes.
+    expect(await fanOut(store, { now: clock })).toBe(2);
+    await store.unsubscribe('cleo@example.com', clock());
+    at += 60_000;
+    await runSweep(store, clock);
+
+    expect(recipients(smtp.messages)).toEqual(['ada@example.com']);
+    const [mail] = smtp.messages as [ParsedMail];
+    expect(mail.subject).toBe(post.subject);
+    expect(rawHeader(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(rawHeader(mail, 'list-id')).toMatch(/<newsletter\.[a-z0-9.-]+>$/);
+    expect(rawHeader(mail, 'precedence')).toBe('bulk');
+    expect(mail.text).toContain('Hi Ada,');
+    expect(mail.text).toContain(post.url);
+    expect(mail.text).toMatch(
+      /You get this because you subscribed to the .+ newsletter on 1 December 2026 on .+\/blog\./,
+    );
+    expect(mail.html).not.toMatch(/<img[^>]+(?:width="1"|height="1")/);
+    expect((await section(cookie)).items.find((item) => item.id === id)).toMatchObject({
+      status: 'sent',
+      progress: { queued: 2, sent: 1, failed: 0, bounced: 0, cancelled: 1 },
+    });
+
+    // RFC 8058: a POST to the List-Unsubscribe URL unsubscribes at once.
+    const oneClick = new URL(/^<(.+)>$/.exec(rawHeader(mail, 'list-unsubscribe') ?? '')?.[1] ?? '');
+    const left = await call(newsletterUnsubscribe, `${oneClick.pathname}${oneClick.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(left.status).toBe(200);
+    expect(
+      (await store.listSubscribers({ offset: 0, limit: 10 })).find((one) => one.email === 'ada@example.com')?.status,
+    ).toBe('unsubscribed');
+
+    // Pressing Send again, and more sweeps, send nothing more.
+    await subscriber('ada@example.com', 'Ada');
+    expect(await press(cookie, id, 'send')).toMatchObject({ status: 200, body: { item: { status: 'sent' } } });
+    for (let minute = 0; minute < 3; minute += 1) {
+      at += 60_000;
+      await runSweep(store, clock);
+    }
+    expect(smtp.messages).toHaveLength(1);
+  });
+
+  test('a 5xx for one recipient marks them bounced; the next mailing skips them; the CSV says so', async () => {
+    const [first, second] = [
+      mailings.find((mailing) => mailing.kind === 'post'),
+      mailings.find((mailing) => mailing.kind === 'issue'),
+    ];
+    if (!first || !second) throw new Error('the build publishes no post or no issue');
+    await subscriber('ada@example.com', 'Ada');
+    await subscriber('gone@example.com', 'Gil');
+    smtp.refuse('gone@example.com');
+    const cookie = await logIn();
+
+    await press(cookie, mailingId(first), 'send');
+    await runSweep(store, clock);
+    expect(recipients(smtp.messages)).toEqual(['ada@example.com']);
+    const gil = (await store.listSubscribers({ offset: 0, limit: 10 })).find((one) => one.email === 'gone@example.com');
+    expect(gil).toMatchObject({ status: 'bounced', consent: { bounce: expect.stringMatching(/^SMTP 550/) } });
+    expect((await section(cookie)).items.find((item) => item.id === mailingId(first))?.progress).toMatchObject({
+      queued: 2,
+      sent: 1,
+      bounced: 1,
+    });
+
+    smtp.refuse();
+    at += 60_000;
+    await press(cookie, mailingId(second), 'send');
+    await runSweep(store, clock);
+    expect(recipients(smtp.messages)).toEqual(['ada@example.com', 'ada@example.com']);
+    expect(smtp.messages[1]?.subject).toBe(second.subject);
+    expect((await section(cookie)).items.find((item) => item.id === mailingId(second))?.progress).toMatchObject({
+      queued: 1,
+      sent: 1,
+    });
+
+    const csv = await call(adminSubscribers, '/api/admin/subscribers?format=csv', { headers: { cookie } });
+    const line = (await csv.text()).split('\n').find((row) => row.includes('gone@example.com'));
+    expect(line).toContain('bounced');
+    expect(line).toContain(gil?.consent.bouncedAt);
+  });
+});
