@@ -13,6 +13,7 @@ import adminLogin from '../../functions/admin-login';
 import adminNewsletter from '../../functions/admin-newsletter';
 import adminSubscribers from '../../functions/admin-subscribers';
 import newsletterUnsubscribe from '../../functions/newsletter-unsubscribe';
+import { confirmationEntry } from '../../functions/_lib/delivery/emails/confirmation';
 import { mailingId } from '../../functions/_lib/delivery/emails/newsletter';
 import { fanOut, publishedMailings } from '../../functions/_lib/delivery/newsletter';
 import { runSweep } from '../../functions/_lib/delivery/scheduled-sweep';
@@ -234,6 +235,136 @@ describe.each([
       await runSweep(store, clock);
     }
     expect(smtp.messages).toHaveLength(1);
+  });
+
+  test('the section previews, tests and declines; wrong requests get a 4xx that says why', async () => {
+    const [issue, post] = [
+      mailings.find((mailing) => mailing.kind === 'issue'),
+      mailings.find((mailing) => mailing.kind === 'post'),
+    ];
+    if (!issue || !post) throw new Error('the build publishes no post or no issue');
+    const cookie = await logIn();
+    const get = (pathname: string, headers: Record<string, string> = { cookie }) =>
+      call(adminNewsletter, pathname, {
+        headers,
+        params: Object.fromEntries(
+          Object.entries(/\/newsletter\/(?<id>[^/]+)\/(?<action>[^/]+)$/.exec(pathname)?.groups ?? {}),
+        ),
+      });
+
+    expect((await get('/api/admin/newsletter', {})).status).toBe(401);
+    const preview = await get(`/api/admin/newsletter/${mailingId(issue)}/preview`);
+    expect(preview.status).toBe(200);
+    const shown = (await preview.json()) as {
+      subject: string;
+      html: string;
+      text: string;
+      headers: Record<string, string>;
+    };
+    expect(shown.subject).toBe(issue.subject);
+    expect(shown.html).toContain(issue.html.slice(0, 200));
+    expect(shown.text).toContain('Unsubscribe with one click: ');
+    expect(shown.headers).toMatchObject({ 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', Precedence: 'bulk' });
+    expect((await get('/api/admin/newsletter/post-no-such-post/preview')).status).toBe(404);
+    expect((await get(`/api/admin/newsletter/${mailingId(issue)}/launch`)).status).toBe(404);
+    expect((await get(`/api/admin/newsletter/${mailingId(issue)}/send`)).status).toBe(405);
+
+    // A test goes at once, to LEADS_NOTIFY_TO or to the one address typed in; a bad address is a 422.
+    expect(await press(cookie, mailingId(issue), 'test')).toMatchObject({
+      status: 200,
+      body: { to: ['owner@loopwork.example'] },
+    });
+    expect(await press(cookie, mailingId(issue), 'test', { to: 'Editor@Example.com' })).toMatchObject({
+      status: 200,
+      body: { to: ['editor@example.com'] },
+    });
+    expect(recipients(smtp.messages)).toEqual(['owner@loopwork.example', 'editor@example.com']);
+    expect(smtp.messages[0]?.subject).toBe(`[Test] ${issue.subject}`);
+    const refused = await press(cookie, mailingId(issue), 'test', { to: 'not an address' });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ fields: { to: expect.any(String) } });
+    expect((await press(cookie, mailingId(issue), 'test', { to: 'a@example.com', bcc: 'b@example.com' })).status).toBe(
+      422,
+    );
+
+    // Don't send: the item says so; it cannot be declined once sending began.
+    expect(await press(cookie, mailingId(post), 'skip')).toMatchObject({
+      status: 200,
+      body: { item: { status: 'skipped' } },
+    });
+    await press(cookie, mailingId(issue), 'send');
+    expect((await press(cookie, mailingId(issue), 'skip')).status).toBe(409);
+
+    // From another site, nothing happens.
+    const crossSite = await call(adminNewsletter, `/api/admin/newsletter/${mailingId(post)}/send`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        cookie,
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
+      body: '{}',
+      params: { id: mailingId(post), action: 'send' },
+    });
+    expect(crossSite.status).toBe(403);
+    expect((await section(cookie)).items.find((item) => item.id === mailingId(post))?.status).toBe('skipped');
+  });
+
+  test('notifications and confirmations go before the newsletter, which keeps to MAIL_RATE_PER_MINUTE', async () => {
+    const post = mailings.find((mailing) => mailing.kind === 'post');
+    if (!post) throw new Error('the build publishes no post');
+    process.env.MAIL_RATE_PER_MINUTE = '10';
+    resetEnv();
+    for (let index = 0; index < 25; index += 1) await subscriber(`reader${index}@example.com`, 'Reader');
+    const cookie = await logIn();
+    await press(cookie, mailingId(post), 'send');
+    expect(await fanOut(store, { now: clock })).toBe(25);
+    // A sign-up arrives while the newsletter waits: its confirmation is sent first.
+    const input = { email: 'new@example.com', firstName: 'Nova', source: 'newsletter_footer' };
+    const settings = { origin: ORIGIN, notifyTo: ['owner@loopwork.example'], webhookHost: undefined };
+    await store.subscribe(input, clock(), { outbox: () => [confirmationEntry(input, clock(), settings)] });
+    await runSweep(store, clock);
+    expect(smtp.messages[0]?.subject).toMatch(/^Please confirm/);
+    expect(smtp.messages).toHaveLength(1 + 10);
+    at += 60_000;
+    await runSweep(store, clock);
+    expect(smtp.messages).toHaveLength(1 + 20);
+    at += 60_000;
+    await runSweep(store, clock);
+    expect(smtp.messages).toHaveLength(1 + 25);
+    expect(new Set(recipients(smtp.messages.slice(1))).size).toBe(25);
+  });
+
+  test('NEWSLETTER_AUTO_SEND_HOURS sends what is published from then on, after that many hours, unless declined', async () => {
+    const [post, older] = mailings.filter((mailing) => mailing.kind === 'post');
+    if (!post || !older) throw new Error('the build publishes fewer than two posts');
+    process.env.NEWSLETTER_AUTO_SEND_HOURS = '2';
+    resetEnv();
+    await subscriber('ada@example.com', 'Ada');
+    const cookie = await logIn();
+    // Automatic sending was turned on the day the newest post was published: the older ones
+    // (published on an earlier day) never go by themselves.
+    at = Date.parse(`${post.publishedDate}T06:00:00Z`);
+    await runSweep(store, clock);
+    const items = (await section(cookie)).items;
+    expect(items.find((item) => item.id === mailingId(post))).toMatchObject({
+      status: 'unsent',
+      autoSendAt: new Date(at + 2 * 3600_000).toISOString(),
+    });
+    expect(older.publishedDate < post.publishedDate).toBe(true);
+    expect(items.find((item) => item.id === mailingId(older))?.autoSendNote).toMatch(/goes only if you send it/);
+    at += 2 * 3600_000 - 60_000;
+    await runSweep(store, clock);
+    expect(smtp.messages).toHaveLength(0);
+    at += 60_000;
+    await runSweep(store, clock);
+    expect(recipients(smtp.messages)).toEqual(['ada@example.com']);
+    expect(smtp.messages[0]?.subject).toBe(post.subject);
+    expect((await section(cookie)).items.find((item) => item.id === mailingId(post))).toMatchObject({
+      status: 'sent',
+      requestedBy: 'automatic',
+    });
   });
 
   test('a 5xx for one recipient marks them bounced; the next mailing skips them; the CSV says so', async () => {
