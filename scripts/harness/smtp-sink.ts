@@ -23,8 +23,11 @@ export interface SmtpSink {
   /** Connections opened so far (a stalled delivery shows here before any message). */
   connections: () => number;
   behave: (behaviour: SmtpBehaviour) => void;
-  /** Refuses these addresses with a 550 to RCPT TO from now on (a mailbox that does not exist); none refuses nobody. */
-  refuse: (...addresses: string[]) => void;
+  /**
+   * Refuses these addresses with a 550 to RCPT TO from now on, saying `reply` (by default a
+   * mailbox that does not exist); none refuses nobody.
+   */
+  refuse: (addresses: string[], reply?: string) => void;
   /** Resolves once `count` messages have arrived; rejects after `timeoutMs`. */
   waitFor: (count: number, timeoutMs?: number) => Promise<ParsedMail[]>;
   /** Closes the server and every connection: the provider is down. */
@@ -45,6 +48,7 @@ export async function startSmtpSink({ behaviour = 'accept', keep = true }: SmtpS
   const sockets = new Set<Socket>();
   let current = behaviour;
   let refused = new Set<string>();
+  let refusal = '5.1.1 Mailbox unavailable';
   let opened = 0;
   let counted = 0;
   let server: SMTPServer | undefined;
@@ -61,7 +65,9 @@ export async function startSmtpSink({ behaviour = 'accept', keep = true }: SmtpS
       },
       onRcptTo(address, _session, callback) {
         if (current === 'reject-recipients' || refused.has(address.address.toLowerCase())) {
-          const error = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
+          const error = Object.assign(new Error(current === 'reject-recipients' ? 'Mailbox unavailable' : refusal), {
+            responseCode: 550,
+          });
           callback(error);
           return;
         }
@@ -125,8 +131,9 @@ export async function startSmtpSink({ behaviour = 'accept', keep = true }: SmtpS
     behave: (next) => {
       current = next;
     },
-    refuse: (...addresses) => {
+    refuse: (addresses, reply = '5.1.1 Mailbox unavailable') => {
       refused = new Set(addresses.map((address) => address.toLowerCase()));
+      refusal = reply;
     },
     waitFor: (count, timeoutMs) => arrivals(messages, count, 'messages', timeoutMs),
     stop,

@@ -170,7 +170,7 @@ describe.each([
       ...backend.env(),
     });
     resetEnv();
-    smtp.refuse();
+    smtp.refuse([]);
     smtp.messages.length = 0;
     store = backend.open();
     at = Date.parse('2026-12-01T09:00:00Z');
@@ -375,7 +375,7 @@ describe.each([
     if (!first || !second) throw new Error('the build publishes no post or no issue');
     await subscriber('ada@example.com', 'Ada');
     await subscriber('gone@example.com', 'Gil');
-    smtp.refuse('gone@example.com');
+    smtp.refuse(['gone@example.com']);
     const cookie = await logIn();
 
     await press(cookie, mailingId(first), 'send');
@@ -389,15 +389,27 @@ describe.each([
       bounced: 1,
     });
 
-    smtp.refuse();
+    // A refusal that is not about the mailbox (a provider's daily cap) fails the e-mail, not the person.
+    await subscriber('busy@example.com', 'Bea');
+    smtp.refuse(['busy@example.com'], '5.4.5 Daily user sending quota exceeded');
     at += 60_000;
     await press(cookie, mailingId(second), 'send');
     await runSweep(store, clock);
     expect(recipients(smtp.messages)).toEqual(['ada@example.com', 'ada@example.com']);
     expect(smtp.messages[1]?.subject).toBe(second.subject);
     expect((await section(cookie)).items.find((item) => item.id === mailingId(second))?.progress).toMatchObject({
-      queued: 1,
+      queued: 2,
       sent: 1,
+      failed: 1,
+      bounced: 0,
+    });
+    const statuses = Object.fromEntries(
+      (await store.listSubscribers({ offset: 0, limit: 10 })).map((one) => [one.email, one.status]),
+    );
+    expect(statuses).toEqual({
+      'ada@example.com': 'confirmed',
+      'gone@example.com': 'bounced',
+      'busy@example.com': 'confirmed',
     });
 
     const csv = await call(adminSubscribers, '/api/admin/subscribers?format=csv', { headers: { cookie } });

@@ -120,17 +120,34 @@ function envelope(entry: OutboxEntry, message: MailMessage) {
   };
 }
 
+/**
+ * Whether a refusal is about the address itself: a 5xx to RCPT TO whose enhanced status code, if
+ * it gives one, is about the mailbox or its system (5.1.x, 5.2.x: no such user, mailbox disabled
+ * or full for good). A refusal of the sender (MAIL FROM), of the message (DATA: its content) or
+ * for policy or quota (5.7.x, 5.4.5: a provider's daily cap) says nothing about the recipient.
+ */
+function isBounce({ command, response }: { command?: unknown; response?: unknown }): boolean {
+  if (command !== 'RCPT TO') return false;
+  const enhanced = /^5\d\d[ -](5\.\d{1,3}\.\d{1,3})/.exec(String(response ?? ''))?.[1];
+  return enhanced === undefined || /^5\.[12]\./.test(enhanced);
+}
+
 /** An SMTP error in one line, and whether retrying could help: a refused recipient or message cannot. */
 function smtpFailure(error: unknown): DeliveryFailure {
-  const fields = (error ?? {}) as { code?: unknown; responseCode?: unknown; response?: unknown; message?: unknown };
+  const fields = (error ?? {}) as {
+    code?: unknown;
+    responseCode?: unknown;
+    response?: unknown;
+    message?: unknown;
+    command?: unknown;
+  };
   const code = typeof fields.code === 'string' ? fields.code : 'ERROR';
   const status = typeof fields.responseCode === 'number' ? fields.responseCode : undefined;
   const detail = String(fields.response ?? fields.message ?? '')
     .split(/\r?\n/)[0]
     ?.slice(0, 200);
   const permanent = status !== undefined && status >= 500 && (code === 'EENVELOPE' || code === 'EMESSAGE');
-  // A 5xx to RCPT TO refuses the address itself; one to the message may be about its content.
-  return new DeliveryFailure(`SMTP ${status ?? code}: ${detail}`, permanent, false, permanent && code === 'EENVELOPE');
+  return new DeliveryFailure(`SMTP ${status ?? code}: ${detail}`, permanent, false, permanent && isBounce(fields));
 }
 
 /** Sends (or files) one e-mail; throws DeliveryFailure. */
