@@ -4,12 +4,13 @@ import type { Subscriber, SubscriberStatus } from '../../../src/shared/records';
 import { parse, parsed, transact, type Backend, type Write } from './backend';
 import { counted, countOn, dayOf } from './counting';
 import { KEYS } from './keys';
-import { forgetEntries, queue, queueKeys } from './outbox';
+import { forgetEntries, mailingCount, queue, queueKeys } from './outbox';
 import { admit, submissionKeys } from './submissions';
 import { bounced, confirmed, newSubscriber, unsubscribed, withStatus, type SubscriberChange } from './subscriber-rules';
 import type {
   ConfirmInput,
   NewOutboxEntry,
+  OutboxState,
   QueueOptions,
   StatusChange,
   SubscribeInput,
@@ -188,7 +189,15 @@ export function subscriberVerbs(backend: Backend) {
         plan(values, lists) {
           const existed = parsed<Subscriber>(values, key) !== undefined;
           const ids = [...(lists.get(entries) ?? [])];
+          // A newsletter e-mail still waiting will not go: its mailing counts it as not sent.
+          const unread = ids.map(KEYS.outboxState).filter((state) => !values.has(state));
+          if (unread.length > 0) return { needs: unread };
+          const waiting = ids.flatMap((id) => {
+            const state = parsed<OutboxState>(values, KEYS.outboxState(id));
+            return state?.mailing && state.status === 'pending' ? [mailingCount(state.mailing, 'cancelled', 1)] : [];
+          });
           const writes: Write[] = [
+            ...waiting,
             { op: 'del', key },
             { op: 'del', key: KEYS.confirmationSent(email) },
             ...[KEYS.subscribersByCreated, ...Object.values(STATUS_INDEX)].map((index): Write => ({
