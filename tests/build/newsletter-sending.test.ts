@@ -18,14 +18,13 @@ import { mailingId } from '../../functions/_lib/delivery/emails/newsletter';
 import { fanOut, publishedMailings } from '../../functions/_lib/delivery/newsletter';
 import { runSweep } from '../../functions/_lib/delivery/scheduled-sweep';
 import { resetEnv } from '../../functions/_lib/platform/env';
-import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
 import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startSmtpSink, type SmtpSink } from '../../scripts/harness/smtp-sink';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import type { NewsletterItem, NewsletterPage } from '../../src/shared/api';
 import type { Mailing } from '../../src/shared/mailings';
-import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';
+import { testBackends, type SqliteStore, type Store } from '../support/stores';
 
 const TOKEN = 'newsletter-test-token';
 const ORIGIN = 'http://localhost:4321';
@@ -113,33 +112,9 @@ const rawHeader = (mail: ParsedMail, name: string) =>
 const recipients = (mails: ParsedMail[]) =>
   mails.flatMap((mail) => [mail.to].flat().flatMap((group) => group?.value.map((address) => address.address) ?? []));
 
-interface Backend {
-  env: () => Record<string, string>;
-  open: () => Store;
-  reset: () => Promise<void>;
-}
+const backends = testBackends({ folder: () => folder, opened, upstash: () => ({ url: bridge.url, token: TOKEN }) });
 
-const embedded: Backend = {
-  env: () => ({}),
-  open: () => {
-    const store = createSqliteStore(folder);
-    opened.push(store);
-    return store;
-  },
-  reset: async () => undefined,
-};
-const upstash: Backend = {
-  env: () => ({ UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: TOKEN }),
-  open: () => createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 })),
-  reset: async () => {
-    await createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 }).flushdb();
-  },
-};
-
-describe.each([
-  ['the embedded SQLite store', embedded],
-  ['Upstash Redis', upstash],
-])('the newsletter on %s', (_name, backend) => {
+describe.each(backends)('the newsletter on %s', (_name, backend) => {
   let store: Store;
   /** The test's clock: the sweep reads it, the test moves it. */
   let at: number;

@@ -15,8 +15,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi 
 import { resetEnv } from '../../functions/_lib/platform/env';
 import { leadEntries } from '../../functions/_lib/delivery/entries';
 import { sweep } from '../../functions/_lib/delivery/outbox';
-import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
-import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';
+import { testBackends, type SqliteStore, type Store } from '../support/stores';
 import { OUTBOX_LEASE_MS } from '../../functions/_lib/store/outbox-state';
 import leadsCreate from '../../functions/leads-create';
 import newsletterConfirm from '../../functions/newsletter-confirm';
@@ -78,29 +77,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-interface Backend {
-  env: () => Record<string, string>;
-  /** A store of its own over the same data: a second function instance, or the test's reader. */
-  open: () => Store;
-  reset: () => Promise<void>;
-}
-
-const embedded: Backend = {
-  env: () => ({}),
-  open: () => {
-    const store = createSqliteStore(folder);
-    opened.push(store);
-    return store;
-  },
-  reset: async () => undefined,
-};
-const upstash: Backend = {
-  env: () => ({ UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: TOKEN }),
-  open: () => createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 })),
-  reset: async () => {
-    await createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 }).flushdb();
-  },
-};
+const backends = testBackends({ folder: () => folder, opened, upstash: () => ({ url: bridge.url, token: TOKEN }) });
 
 /** Runs a handler as Netlify would and waits for what it handed to context.waitUntil. */
 async function call(
@@ -191,10 +168,7 @@ function accepted() {
   return { ids, unique: new Set(ids) };
 }
 
-describe.each([
-  ['the embedded SQLite store', embedded],
-  ['Upstash Redis', upstash],
-])('delivery on %s', (_name, backend) => {
+describe.each(backends)('delivery on %s', (_name, backend) => {
   let store: Store;
 
   beforeEach(async () => {

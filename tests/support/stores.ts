@@ -1,7 +1,7 @@
 /** The store over each backend, with the reads no endpoint makes, as the tests and fixtures open it. */
 import type { Redis } from '@upstash/redis';
 import { inspectableStore, type InspectableStore } from '../../functions/_lib/store/inspect';
-import { redisBackend } from '../../functions/_lib/store/redis/backend';
+import { createUpstashClient, redisBackend } from '../../functions/_lib/store/redis/backend';
 import { sqliteBackend } from '../../functions/_lib/store/sqlite/backend';
 
 export type Store = InspectableStore;
@@ -16,4 +16,50 @@ export function createSqliteStore(folder: string): SqliteStore {
 /** The store on Upstash through a client (in tests, the REST bridge to a real redis-server). */
 export function createRedisStore(client: Redis): Store {
   return inspectableStore(redisBackend(client));
+}
+
+/** A backend as the handler tests run each of their cases on: its settings, a store over its data, and a reset. */
+export interface TestBackend {
+  /** The environment that points the handlers at it. */
+  env: () => Record<string, string>;
+  /** A store of its own over the same data: a second function instance, or the test's reader. */
+  open: () => Store;
+  /** Empties it before a case. */
+  reset: () => Promise<void>;
+}
+
+/**
+ * The two backends, by name, for describe.each: the embedded store in the folder the case made
+ * (its stores are pushed on `opened` for the case to close), and Upstash through the REST bridge.
+ */
+export function testBackends(place: {
+  folder: () => string;
+  opened: SqliteStore[];
+  upstash: () => { url: string; token: string };
+}): [name: string, backend: TestBackend][] {
+  const client = () => createUpstashClient({ ...place.upstash(), timeoutMs: 5000 });
+  return [
+    [
+      'the embedded SQLite store',
+      {
+        env: () => ({}),
+        open: () => {
+          const store = createSqliteStore(place.folder());
+          place.opened.push(store);
+          return store;
+        },
+        reset: async () => undefined,
+      },
+    ],
+    [
+      'Upstash Redis',
+      {
+        env: () => ({ UPSTASH_REDIS_REST_URL: place.upstash().url, UPSTASH_REDIS_REST_TOKEN: place.upstash().token }),
+        open: () => createRedisStore(client()),
+        reset: async () => {
+          await client().flushdb();
+        },
+      },
+    ],
+  ];
 }

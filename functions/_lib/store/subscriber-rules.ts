@@ -108,20 +108,25 @@ export function confirmed(subscriber: Subscriber, input: ConfirmInput, now: Date
   return { next, changed: true, confirmedNow };
 }
 
+/** A subscriber who stops receiving the newsletter: their new status, and what their consent record notes of it. */
+function stopped(
+  subscriber: Subscriber,
+  status: 'unsubscribed' | 'bounced',
+  consent: Partial<Consent>,
+  at: string,
+): SubscriberChange {
+  return {
+    next: { ...subscriber, status, updatedAt: at, consent: { ...subscriber.consent, ...consent } },
+    changed: true,
+    confirmedNow: false,
+  };
+}
+
 /** What an unsubscription makes of a subscriber; unchanged when they already left. */
 export function unsubscribed(subscriber: Subscriber, now: Date): SubscriberChange {
   if (subscriber.status === 'unsubscribed') return unchanged(subscriber);
   const at = now.toISOString();
-  return {
-    next: {
-      ...subscriber,
-      status: 'unsubscribed',
-      updatedAt: at,
-      consent: { ...subscriber.consent, unsubscribedAt: at },
-    },
-    changed: true,
-    confirmedNow: false,
-  };
+  return stopped(subscriber, 'unsubscribed', { unsubscribedAt: at }, at);
 }
 
 /**
@@ -131,16 +136,7 @@ export function unsubscribed(subscriber: Subscriber, now: Date): SubscriberChang
 export function bounced(subscriber: Subscriber, now: Date, reason: string): SubscriberChange {
   if (subscriber.status === 'bounced' || subscriber.status === 'unsubscribed') return unchanged(subscriber);
   const at = now.toISOString();
-  return {
-    next: {
-      ...subscriber,
-      status: 'bounced',
-      updatedAt: at,
-      consent: { ...subscriber.consent, bouncedAt: at, bounce: reason.slice(0, 300) },
-    },
-    changed: true,
-    confirmedNow: false,
-  };
+  return stopped(subscriber, 'bounced', { bouncedAt: at, bounce: reason.slice(0, 300) }, at);
 }
 
 /** A subscriber record as stored before double opt-in had no status: it counts as confirmed, with what it has for consent. */
