@@ -7,9 +7,9 @@ import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { E2E_STORE_DIR } from './e2e-env';
 
-/** Every e-mail of the outbox addressed to `email`, oldest first. */
-export async function mailsTo(email: string): Promise<ParsedMail[]> {
-  const folder = path.join(E2E_STORE_DIR, 'outbox');
+/** Every e-mail of the outbox addressed to `email`, oldest first: the run's server's, or that of a spec's own server storing in `storeDir`. */
+export async function mailsTo(email: string, storeDir = E2E_STORE_DIR): Promise<ParsedMail[]> {
+  const folder = path.join(storeDir, 'outbox');
   let files: string[];
   try {
     files = readdirSync(folder)

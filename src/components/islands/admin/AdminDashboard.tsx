@@ -10,6 +10,7 @@ import { Campaigns } from './Campaigns';
 import { Delivery } from './Delivery';
 import { Figures, loadChart } from './Figures';
 import { Leads } from './Leads';
+import { Newsletter } from './Newsletter';
 import { Outbox } from './Outbox';
 import { Spam } from './Spam';
 import { Subscribers } from './Subscribers';
@@ -67,6 +68,7 @@ function Dashboard({ analyticsUrl, onLogout }: { analyticsUrl?: string; onLogout
       <Leads initial={data?.leads} />
       <Spam held={data?.spam.held} />
       <Subscribers initial={data?.subscribers} />
+      <Newsletter />
       <Outbox counts={data?.outbox} />
       <Analytics url={analyticsUrl} />
     </div>

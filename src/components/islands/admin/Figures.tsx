@@ -40,7 +40,7 @@ export function Figures({ data }: { data: Overview }) {
     {
       label: 'Confirmed subscribers',
       figures: data.totals.subscribers,
-      note: `${count(status.pending)} awaiting confirmation · ${count(status.unsubscribed)} unsubscribed`,
+      note: `${count(status.pending)} awaiting confirmation · ${count(status.unsubscribed)} unsubscribed · ${count(status.bounced)} bounced`,
     },
     { label: 'Leads', figures: data.totals.leads },
   ];

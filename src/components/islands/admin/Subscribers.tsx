@@ -20,18 +20,24 @@ const STATUS_WORD: Record<SubscriberStatus, string> = {
   bounced: 'Bounced',
 };
 
-/** A subscriber's status, and since when for a confirmed or unsubscribed one. */
+/** Since when a subscriber has had their status, where the record says. */
+const SINCE: Partial<Record<SubscriberStatus, (subscriber: Subscriber) => string | undefined>> = {
+  confirmed: (subscriber) => subscriber.consent.confirmedAt,
+  unsubscribed: (subscriber) => subscriber.consent.unsubscribedAt,
+  bounced: (subscriber) => subscriber.consent.bouncedAt,
+};
+
+/** A subscriber's status, since when for a confirmed, unsubscribed or bounced one, and what a bounce's server said. */
 function subscriberState(subscriber: Subscriber): ReactNode {
-  const since =
-    subscriber.status === 'confirmed'
-      ? subscriber.consent.confirmedAt
-      : subscriber.status === 'unsubscribed'
-        ? subscriber.consent.unsubscribedAt
-        : undefined;
+  const since = SINCE[subscriber.status]?.(subscriber);
+  const bounce = subscriber.status === 'bounced' && subscriber.consent.bounce;
   return (
-    <span className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
-      <Badge tone={STATUS_TONE[subscriber.status]}>{STATUS_WORD[subscriber.status]}</Badge>
-      {since && <span className="text-xs whitespace-nowrap text-ink-600">{when(since)}</span>}
+    <span className="grid justify-items-start gap-0.5">
+      <span className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
+        <Badge tone={STATUS_TONE[subscriber.status]}>{STATUS_WORD[subscriber.status]}</Badge>
+        {since && <span className="text-xs whitespace-nowrap text-ink-600">{when(since)}</span>}
+      </span>
+      {bounce && <span className="min-w-40 text-xs wrap-anywhere text-ink-600">{bounce}</span>}
     </span>
   );
 }

@@ -1,0 +1,187 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { MailingProgress, MailingStatus, NewsletterItem, NewsletterPage } from '../../../shared/api';
+import { Badge } from '../../ui/badge';
+import { Button } from '../../ui/button';
+import { Field, Input } from '../../ui/field';
+import { MailPreview } from './MailPreview';
+import { count, moment, plural, when } from './record-text';
+import { useAdminAction } from './use-admin-action';
+
+const STATUS_TONE = { unsent: 'waiting', sending: 'waiting', sent: 'success', skipped: 'neutral' } as const;
+const STATUS_WORD: Record<MailingStatus, string> = {
+  unsent: 'Not sent yet',
+  sending: 'Sending',
+  sent: 'Sent',
+  skipped: 'Declined',
+};
+
+/** "3 queued · 2 sent · 0 failed · 1 bounced", and the cancelled ones when there are any. */
+function progressText({ queued, sent, failed, bounced, cancelled }: MailingProgress): string {
+  const figures = [
+    `${count(queued)} queued`,
+    `${count(sent)} sent`,
+    `${count(failed)} failed`,
+    `${count(bounced)} bounced`,
+  ];
+  if (cancelled > 0) figures.push(`${count(cancelled)} cancelled`);
+  return figures.join(' · ');
+}
+
+/** Where a mailing stands, in a line or two under the item's summary. */
+function MailingState({ item, autoSend }: { item: NewsletterItem; autoSend: boolean }) {
+  if (item.status === 'skipped')
+    return <p className="text-sm text-ink-700">Not sent{item.skippedAt && ` (declined on ${when(item.skippedAt)})`}</p>;
+  if (item.status === 'unsent') {
+    const line = item.autoSendAt
+      ? `Goes out by itself ${moment(item.autoSendAt)} unless you choose “Don’t send”.`
+      : item.autoSendNote;
+    return autoSend && line ? <p className="text-sm text-ink-700">{line}</p> : null;
+  }
+  const by = item.requestedBy === 'automatic' ? 'automatically' : 'by you';
+  return (
+    <div className="grid gap-0.5 text-sm">
+      {/* Announced as it moves: the page is fetched again every few seconds while an item is sending. */}
+      <p aria-live="polite" className="font-semibold">
+        {item.progress ? progressText(item.progress) : 'Starting…'}
+      </p>
+      {item.requestedAt && (
+        <p className="text-ink-600">
+          Started {moment(item.requestedAt)} {by}
+          {item.fannedOutAt && `; every e-mail queued ${moment(item.fannedOutAt)}`}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** "Send a test": to the address typed in, else to LEADS_NOTIFY_TO (`testTo`). */
+function SendTest({
+  subject,
+  testTo,
+  busy,
+  onSend,
+}: {
+  subject: string;
+  testTo: string[];
+  busy: boolean;
+  onSend: (body: { to?: string }) => void;
+}) {
+  const [address, setAddress] = useState('');
+  const to = address.trim();
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    onSend(to ? { to } : {});
+  }
+
+  return (
+    <form aria-label={`Send a test of “${subject}”`} onSubmit={submit} className="flex flex-wrap items-end gap-3">
+      <Field label="Test address" optional className="min-w-0 flex-1 basis-56">
+        {(control) => (
+          <Input
+            {...control}
+            type="email"
+            autoComplete="email"
+            value={address}
+            maxLength={254}
+            placeholder={testTo.join(', ')}
+            onChange={(event) => setAddress(event.target.value)}
+          />
+        )}
+      </Field>
+      <Button type="submit" variant="secondary" disabled={busy || (!to && testTo.length === 0)}>
+        Send a test
+      </Button>
+      <p className="basis-full text-xs text-ink-600">
+        {testTo.length > 0
+          ? `Left empty, the test goes to ${testTo.join(', ')} (LEADS_NOTIFY_TO).`
+          : 'Type an address: LEADS_NOTIFY_TO is not set.'}
+      </p>
+    </form>
+  );
+}
+
+/** Preview, Send a test, Send to N subscribers and Don't send, for an item not sent yet. */
+function UnsentActions({ item, page }: { item: NewsletterItem; page: NewsletterPage }) {
+  const [showPreview, setShowPreview] = useState(false);
+  const previewId = useId();
+  const path = `/api/admin/newsletter/${encodeURIComponent(item.id)}`;
+  const audience = plural(page.confirmed, 'subscriber');
+  const send = useAdminAction({
+    method: 'POST',
+    path: `${path}/send`,
+    done: { title: 'Sending', description: `“${item.subject}” is on its way to ${audience}.` },
+    failed: 'Could not start sending',
+  });
+  const skip = useAdminAction({
+    method: 'POST',
+    path: `${path}/skip`,
+    done: { title: 'Not sent', description: `“${item.subject}” will not be e-mailed.` },
+    failed: 'Could not decline it',
+  });
+  const test = useAdminAction<{ to: string[] }>({
+    method: 'POST',
+    path: `${path}/test`,
+    done: (answer) => ({ title: 'Test sent', description: `“${item.subject}” went to ${answer.to.join(', ')}.` }),
+    failed: 'Could not send the test',
+  });
+  // One action at a time on an item: its buttons wait until the last one's answer is shown.
+  const busy = send.isPending || skip.isPending || test.isPending;
+
+  function confirmAndSend() {
+    if (window.confirm(`Send “${item.subject}” to ${audience}? This cannot be undone.`)) send.mutate();
+  }
+
+  function confirmAndSkip() {
+    if (window.confirm(`Never e-mail “${item.subject}”? It stays on the site; this cannot be undone.`)) skip.mutate();
+  }
+
+  return (
+    <div className="grid min-w-0 gap-4">
+      <div className="flex flex-wrap gap-3">
+        <Button
+          variant="secondary"
+          size="sm"
+          aria-expanded={showPreview}
+          aria-controls={showPreview ? previewId : undefined}
+          onClick={() => setShowPreview(!showPreview)}
+        >
+          {showPreview ? 'Hide the preview' : 'Preview'}
+        </Button>
+        <Button size="sm" disabled={busy || page.confirmed === 0} onClick={confirmAndSend}>
+          Send to {audience}
+        </Button>
+        <Button variant="ghost" size="sm" disabled={busy} onClick={confirmAndSkip}>
+          Don’t send
+        </Button>
+      </div>
+      {showPreview && <MailPreview id={previewId} path={`${path}/preview`} />}
+      <SendTest subject={item.subject} testTo={page.testTo} busy={busy} onSend={(body) => test.mutate(body)} />
+    </div>
+  );
+}
+
+/** A published issue or post: what it is, where it stands, and what the owner can do with it. */
+export function NewsletterItemCard({ item, page }: { item: NewsletterItem; page: NewsletterPage }) {
+  const titleId = useId();
+  return (
+    <article
+      aria-labelledby={titleId}
+      className="grid min-w-0 gap-3 rounded-(--radius-card) bg-white p-5 shadow-(--shadow-card) ring-1 ring-ink-100"
+    >
+      <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-600">
+        <span className="font-semibold tracking-wide uppercase">{item.kind === 'issue' ? 'Issue' : 'Post'}</span>
+        <time dateTime={item.publishedDate}>{when(item.publishedDate)}</time>
+        <Badge tone={STATUS_TONE[item.status]}>{STATUS_WORD[item.status]}</Badge>
+      </p>
+      <h4 id={titleId} className="text-lg font-bold wrap-anywhere">
+        <a href={item.url} className="rounded text-brand-700 underline underline-offset-2">
+          {item.subject}
+        </a>
+      </h4>
+      <p className="text-sm text-ink-700">{item.summary}</p>
+      <MailingState item={item} autoSend={page.autoSendHours !== undefined} />
+      {item.status === 'unsent' && <UnsentActions item={item} page={page} />}
+    </article>
+  );
+}
