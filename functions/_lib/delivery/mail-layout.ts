@@ -12,6 +12,8 @@ export type Block =
   | { kind: 'quote'; text: string }
   | { kind: 'button'; label: string; url: string }
   | { kind: 'small'; text: string }
+  /** A small link of its own line (the footer's unsubscribe): its label as the link, and `label: URL` in the text part. */
+  | { kind: 'link'; label: string; url: string }
   /** A newsletter's letter: HTML the build made from markdown (absolute links), and its markdown as text. */
   | { kind: 'letter'; html: string; text: string }
   /** A post's cover, at a full https:// address (mail clients show PNG and JPEG, not SVG). */
@@ -51,6 +53,8 @@ function blockHtml(block: Block): string {
       return `<blockquote style="margin:0 0 16px;padding:12px 16px;border-left:4px solid ${BRAND};background:#f5f7fb;font-size:15px;line-height:1.6;color:${INK}">${multiline(block.text)}</blockquote>`;
     case 'button':
       return `<p style="margin:8px 0 24px"><a href="${escapeHtml(block.url)}" style="display:inline-block;padding:12px 20px;border-radius:999px;background:${BRAND};color:#ffffff;font-weight:600;text-decoration:none">${escapeHtml(block.label)}</a></p>`;
+    case 'link':
+      return `<p style="margin:0 0 12px;font-size:13px;line-height:1.5;color:${MUTED}"><a href="${escapeHtml(block.url)}" style="color:${BRAND}">${escapeHtml(block.label)}</a></p>`;
     case 'letter':
       return `<div style="font-size:16px;line-height:1.6;color:${INK}">${block.html}</div>`;
     case 'image':
@@ -81,6 +85,7 @@ function blockText(block: Block): string {
         .map((line) => `> ${line}`)
         .join('\n');
     case 'button':
+    case 'link':
       return `${block.label}: ${block.url}`;
     case 'letter':
       return block.text;

@@ -126,9 +126,9 @@ export function composeNewsletter(mailing: Mailing, message: NewsletterMessage, 
       ...bodyBlocks(mailing, all),
     ],
     [
-      { kind: 'small', text: `Read it on the web: ${mailing.url}` },
+      { kind: 'link', label: 'Read it on the web', url: mailing.url },
       { kind: 'small', text: whyLine(message) },
-      { kind: 'small', text: `Unsubscribe with one click: ${unsubscribePage}` },
+      { kind: 'link', label: 'Unsubscribe with one click', url: unsubscribePage },
     ],
   );
   const host = new URL(site.url).hostname;
