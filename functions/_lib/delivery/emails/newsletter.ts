@@ -122,7 +122,10 @@ export function composeNewsletter(mailing: Mailing, message: NewsletterMessage, 
   const body = renderMail(
     mailing.subject,
     [
-      ...(message.firstName ? [{ kind: 'paragraph', text: greeting(message.firstName) } as const] : []),
+      // An issue's letter opens with its own greeting; a post alert is greeted here.
+      ...(message.firstName && mailing.kind === 'post'
+        ? [{ kind: 'paragraph', text: greeting(message.firstName) } as const]
+        : []),
       ...bodyBlocks(mailing, all),
     ],
     [
