@@ -12,6 +12,11 @@ export interface SiteServer {
   origin: string;
   /** Stops the server; resolves once its process has exited (nothing it does outlives the promise). */
   stop: () => Promise<void>;
+  /**
+   * Sends the server's process a signal and resolves once it has exited. SIGKILL is a crash:
+   * nothing under way finishes, and its temp project root stays behind (set TMPDIR to clear it).
+   */
+  kill: (signal: NodeJS.Signals) => Promise<void>;
 }
 
 export async function startSiteServer(env: Record<string, string> = {}): Promise<SiteServer> {
@@ -27,11 +32,9 @@ export async function startSiteServer(env: Record<string, string> = {}): Promise
     child.once('exit', (code) => reject(new Error(`the local server exited with ${code}`)));
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    origin: `http://localhost:${port}`,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+  const kill = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
   };
+  return { origin: `http://localhost:${port}`, stop: () => kill('SIGTERM'), kill };
 }

@@ -12,12 +12,24 @@ import { arrivals } from './arrivals.ts';
 
 export type SmtpBehaviour = 'accept' | 'reject-recipients' | 'stall';
 
+/** A message counted with `keep: false`: read from its envelope and its Message-ID header only. */
+export interface Arrival {
+  /** The Message-ID header as sent (`<id@domain>`); undefined when it has none. */
+  messageId: string | undefined;
+  /** The envelope's recipients (RCPT TO). */
+  to: string[];
+  /** When it was accepted (ms since the epoch). */
+  at: number;
+}
+
 export interface SmtpSink {
   port: number;
   /** smtp://127.0.0.1:PORT, for SMTP_URL. */
   url: string;
   /** Every accepted message, in order of arrival (none with `keep: false`). */
   messages: ParsedMail[];
+  /** With `keep: false`, every accepted message's Message-ID and recipients, in order of arrival (duplicates show). */
+  arrived: Arrival[];
   /** How many messages were accepted. */
   received: () => number;
   /** Connections opened so far (a stalled delivery shows here before any message). */
@@ -38,13 +50,14 @@ export interface SmtpSink {
 
 export interface SmtpSinkOptions {
   behaviour?: SmtpBehaviour;
-  /** Parse and keep each message (default); a benchmark only counts them, to spend nothing on parsing. */
+  /** Parse and keep each message (default); a benchmark only counts them (with their Message-IDs, `arrived`), to spend nothing on parsing. */
   keep?: boolean;
 }
 
 export async function startSmtpSink({ behaviour = 'accept', keep = true }: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const port = await findFreePort();
   const messages: ParsedMail[] = [];
+  const arrived: Arrival[] = [];
   const sockets = new Set<Socket>();
   let current = behaviour;
   let refused = new Set<string>();
@@ -73,18 +86,31 @@ export async function startSmtpSink({ behaviour = 'accept', keep = true }: SmtpS
         }
         callback();
       },
-      onData(stream, _session, callback) {
+      onData(stream, session, callback) {
         if (current === 'stall') {
           // Reads the message and never answers: the sender waits until its own timeout.
           stream.resume();
           return;
         }
         if (!keep) {
+          // Only the header is kept, until its end: a benchmark tells duplicates apart by Message-ID.
+          let header = '';
+          let headerRead = false;
+          stream.on('data', (chunk: Buffer) => {
+            if (headerRead) return;
+            header += chunk.toString('latin1');
+            const end = header.indexOf('\r\n\r\n');
+            if (end >= 0) [header, headerRead] = [header.slice(0, end), true];
+          });
           stream.on('end', () => {
             counted += 1;
+            arrived.push({
+              messageId: /^message-id:\s*(<[^>]*>)/im.exec(header)?.[1],
+              to: session.envelope.rcptTo.map((recipient) => recipient.address),
+              at: Date.now(),
+            });
             callback();
           });
-          stream.resume();
           return;
         }
         simpleParser(stream)
@@ -126,6 +152,7 @@ export async function startSmtpSink({ behaviour = 'accept', keep = true }: SmtpS
     port,
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    arrived,
     connections: () => opened,
     received: () => counted + messages.length,
     behave: (next) => {
