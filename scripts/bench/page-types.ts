@@ -19,6 +19,8 @@ export const PAGE_TYPES: PageType[] = [
   { name: 'contact', route: '/contact', formAboveFold: true },
   { name: 'zoho', route: '/zoho', formAboveFold: true },
   { name: 'privacy', route: '/privacy-policy' },
+  { name: 'newsletter', route: '/newsletter' },
+  { name: 'newsletter issue', route: '/newsletter/three-automations-before-the-new-year' },
   // Unlisted pages people reach from an e-mail: public, but not for search engines.
   { name: 'guide', route: '/guides/zoho-google-workspace', noindex: true },
   { name: 'newsletter confirm', route: '/newsletter/confirm', noindex: true },
