@@ -1,8 +1,8 @@
 /**
  * What only the embedded SQLite store has to prove (the shared contract is in store-contract): a
  * process killed in the middle of writing loses no write it had acknowledged and leaves no lock
- * behind, a database of the earlier layout is brought into this one with nothing lost, and
- * expired marks do not pile up.
+ * behind, commits that share a transaction each keep their own checks and errors, a database of
+ * the earlier layout is brought into this one with nothing lost, and expired marks do not pile up.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,13 +11,14 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { sqliteBackend } from '../../functions/_lib/store/sqlite/backend';
 import { DATABASE_FILE, LAYOUT_VERSION } from '../../functions/_lib/store/sqlite/database';
 import { createSqliteStore, type SqliteStore } from '../support/stores';
 import { writeLegacyDatabase } from '../support/legacy-database';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let folder: string;
-const opened: SqliteStore[] = [];
+const opened: Pick<SqliteStore, 'close'>[] = [];
 const open = () => {
   const store = createSqliteStore(folder);
   opened.push(store);
@@ -95,6 +96,45 @@ describe('a writer killed with SIGKILL', () => {
       new Date(),
     );
     expect(await store.listLeads({ offset: 0, limit: 10 })).toEqual([{ ...lead, delivery: [] }]);
+  });
+});
+
+describe('commits that arrive together', () => {
+  const backend = () => {
+    const made = sqliteBackend(folder);
+    opened.push(made);
+    return made;
+  };
+
+  test('each checks what the ones before it wrote', async () => {
+    const store = backend();
+    const first = { op: 'put', key: 'k', value: 'first' } as const;
+    const second = { op: 'put', key: 'k', value: 'second' } as const;
+    expect(
+      await Promise.all([
+        store.commit([{ key: 'k', value: null }], [first]),
+        store.commit([{ key: 'k', value: null }], [second]),
+      ]),
+    ).toEqual([{ ok: true }, { ok: false, values: ['first'] }]);
+    expect(await store.get(['k'])).toEqual(['first']);
+  });
+
+  test('one whose write fails fails alone; the others land', async () => {
+    const store = backend();
+    const outcomes = await Promise.allSettled([
+      store.commit([], [{ op: 'put', key: 'a', value: '1' }]),
+      // An index needs a score: SQLite refuses the row.
+      store.commit(
+        [],
+        [
+          { op: 'put', key: 'b', value: '2' },
+          { op: 'index', key: 'i', member: 'm', score: Number.NaN },
+        ],
+      ),
+      store.commit([], [{ op: 'put', key: 'c', value: '3' }]),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await store.get(['a', 'b', 'c'])).toEqual(['1', null, '3']);
   });
 });
 
