@@ -32,8 +32,10 @@ function apply(database: Database, write: Write, now: number): void {
   const run = (sql: string, ...params: SQLInputValue[]) => database.run(sql, ...params);
   switch (write.op) {
     case 'put':
+      // An update keeps its row where it is; OR REPLACE would delete it and add it anew at the end.
       run(
-        'INSERT OR REPLACE INTO kv (key, value, expires_at) VALUES (?, ?, ?)',
+        `INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
         write.key,
         write.value,
         write.ttlMs ? now + Math.max(1, Math.ceil(write.ttlMs)) : null,
@@ -53,7 +55,12 @@ function apply(database: Database, write: Write, now: number): void {
       run('DELETE FROM idx WHERE name = ? AND member = ?', write.key, write.member);
       return;
     case 'append':
-      run('INSERT INTO lists (name, member) VALUES (?, ?)', write.key, write.member);
+      // After the list's last member.
+      run(
+        'INSERT INTO lists (name, seq, member) SELECT ?1, coalesce(max(seq), 0) + 1, ?2 FROM lists WHERE name = ?1',
+        write.key,
+        write.member,
+      );
       return;
     case 'count': {
       const expiresAt = write.ttlSeconds ? now + write.ttlSeconds * 1000 : null;
