@@ -1,8 +1,8 @@
 /**
  * What only the embedded SQLite store has to prove (the shared contract is in store-contract): a
  * process killed in the middle of writing loses no write it had acknowledged and leaves no lock
- * behind, a database of the earlier layout is brought into this one with nothing lost, and
- * expired marks do not pile up.
+ * behind, commits that share a transaction each keep their own checks and errors, a database of
+ * the earlier layout is brought into this one with nothing lost, and expired marks do not pile up.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,13 +11,14 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { sqliteBackend } from '../../functions/_lib/store/sqlite/backend';
 import { DATABASE_FILE, LAYOUT_VERSION } from '../../functions/_lib/store/sqlite/database';
 import { createSqliteStore, type SqliteStore } from '../support/stores';
-import { writeLegacyDatabase } from '../support/legacy-database';
+import { writeFirstGenericDatabase, writeLegacyDatabase } from '../support/legacy-database';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let folder: string;
-const opened: SqliteStore[] = [];
+const opened: Pick<SqliteStore, 'close'>[] = [];
 const open = () => {
   const store = createSqliteStore(folder);
   opened.push(store);
@@ -98,6 +99,45 @@ describe('a writer killed with SIGKILL', () => {
   });
 });
 
+describe('commits that arrive together', () => {
+  const backend = () => {
+    const made = sqliteBackend(folder);
+    opened.push(made);
+    return made;
+  };
+
+  test('each checks what the ones before it wrote', async () => {
+    const store = backend();
+    const first = { op: 'put', key: 'k', value: 'first' } as const;
+    const second = { op: 'put', key: 'k', value: 'second' } as const;
+    expect(
+      await Promise.all([
+        store.commit([{ key: 'k', value: null }], [first]),
+        store.commit([{ key: 'k', value: null }], [second]),
+      ]),
+    ).toEqual([{ ok: true }, { ok: false, values: ['first'] }]);
+    expect(await store.get(['k'])).toEqual(['first']);
+  });
+
+  test('one whose write fails fails alone; the others land', async () => {
+    const store = backend();
+    const outcomes = await Promise.allSettled([
+      store.commit([], [{ op: 'put', key: 'a', value: '1' }]),
+      // An index needs a score: SQLite refuses the row.
+      store.commit(
+        [],
+        [
+          { op: 'put', key: 'b', value: '2' },
+          { op: 'index', key: 'i', member: 'm', score: Number.NaN },
+        ],
+      ),
+      store.commit([], [{ op: 'put', key: 'c', value: '3' }]),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await store.get(['a', 'b', 'c'])).toEqual(['1', null, '3']);
+  });
+});
+
 describe('loading', () => {
   /** Chooses a backend the way a function does, in a fresh process, and says whether node:sqlite was loaded. */
   function loadsSqlite(env: Record<string, string>): { backend: string; sqlite: boolean } {
@@ -134,6 +174,30 @@ describe('loading', () => {
 describe('the layout', () => {
   const database = () => new DatabaseSync(path.join(folder, DATABASE_FILE));
 
+  /** The tables and indexes of a database, as SQLite keeps their definitions. */
+  const layoutOf = (db: DatabaseSync) =>
+    db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name').all();
+
+  /** The folder's database is at this version, laid out as a new one (only this layout's tables, and as it makes them). */
+  async function expectThisLayout(): Promise<void> {
+    const newFolder = mkdtempSync(path.join(tmpdir(), 'store-sqlite-new-'));
+    const made = createSqliteStore(newFolder);
+    await made.countLeads();
+    made.close();
+    const migrated = database();
+    const fresh = new DatabaseSync(path.join(newFolder, DATABASE_FILE), { readOnly: true });
+    try {
+      expect(migrated.prepare('PRAGMA user_version').get()).toEqual({ user_version: LAYOUT_VERSION });
+      const tables = migrated.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+      expect(tables.map((table) => table.name)).toEqual(['counters', 'idx', 'kv', 'lists', 'tallies']);
+      expect(layoutOf(migrated)).toEqual(layoutOf(fresh));
+    } finally {
+      migrated.close();
+      fresh.close();
+      rmSync(newFolder, { recursive: true, force: true });
+    }
+  }
+
   test.each([0, 3] as const)(
     'a database of the earlier layout (version %i) keeps every record, count, session and outbox entry',
     async (version) => {
@@ -167,17 +231,34 @@ describe('the layout', () => {
       expect(await store.countOutbox()).toEqual({ total: 2, pending: 1, dead: 0 });
       if (version === 3) expect((await store.spamOverview({ offset: 0, limit: 10 })).held).toBe(1);
       store.close();
-
-      const migrated = database();
-      try {
-        expect(migrated.prepare('PRAGMA user_version').get()).toEqual({ user_version: LAYOUT_VERSION });
-        const tables = migrated.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
-        expect(tables.map((table) => table.name)).toEqual(['counters', 'idx', 'kv', 'lists', 'tallies']);
-      } finally {
-        migrated.close();
-      }
+      await expectThisLayout();
     },
   );
+
+  test('a database of the first layout of these tables (version 100) keeps every record, index, list, count and mark', async () => {
+    const old = database();
+    writeFirstGenericDatabase(old);
+    old.close();
+
+    const store = open();
+    expect((await store.listLeads({ offset: 0, limit: 10 })).map((lead) => [lead.name, lead.delivery?.length])).toEqual(
+      [['Grace', 2]],
+    );
+    expect(await store.dailyCounts('leads', ['2026-10-01'])).toEqual({ '2026-10-01': { zoho_guide: 1 } });
+    expect((await store.claimOutbox(new Date(), 10)).map(({ entry }) => entry.id)).toEqual(['entry-1']);
+    const again = await store.createLead(
+      { name: 'Grace', email: 'grace@example.com', source: 'zoho_guide' },
+      new Date(),
+      {
+        idempotencyKey: 'key-1',
+      },
+    );
+    expect(again).toMatchObject({ record: { id: 'lead-1' }, repeated: true });
+    // The list kept its order.
+    expect(await store.deleteLead('lead-1')).toEqual({ entries: ['entry-1', 'entry-2'] });
+    store.close();
+    await expectThisLayout();
+  });
 
   test('expired marks are forgotten: later writes prune them', async () => {
     const store = open();

@@ -1,8 +1,9 @@
 /**
- * A database of the embedded store's earlier layout (a table per concern), as versions 0 and 3
- * of it left one, to open with today's store.
+ * Databases of the embedded store's earlier layouts, to open with today's store: a table per
+ * concern, as versions 0 and 3 of it left one, and today's tables as version 100 laid them out.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { KEYS } from '../../functions/_lib/store/keys';
 import { LEGACY_MIGRATIONS, LEGACY_SCHEMA } from '../../functions/_lib/store/sqlite/legacy';
 
 const LATER = Date.now() + 3_600_000;
@@ -24,6 +25,16 @@ const entry = (id: string, kind: string, status: string, message: object) => ({
   }),
   message: JSON.stringify(message),
   status,
+});
+
+/** Lead 1's entries: a webhook waiting, an e-mail delivered. */
+const waiting = entry('entry-1', 'webhook', 'pending', { channel: 'webhook', type: 'lead.created', body: '{}' });
+const sent = entry('entry-2', 'lead-notification', 'delivered', {
+  channel: 'mail',
+  to: ['team@example.com'],
+  subject: 'New lead: Grace',
+  text: 'Hi',
+  html: '<p>Hi</p>',
 });
 
 /** Creates the tables of a version of the earlier layout and fills them. */
@@ -66,15 +77,7 @@ export function writeLegacyDatabase(db: DatabaseSync, version: 0 | 3): void {
   const outbox = db.prepare(
     "INSERT INTO outbox (id, ref, state, message, status, due_at) VALUES (?, 'lead-1', ?, ?, ?, ?)",
   );
-  const waiting = entry('entry-1', 'webhook', 'pending', { channel: 'webhook', type: 'lead.created', body: '{}' });
   outbox.run(waiting.id, waiting.state, waiting.message, waiting.status, Date.parse(CREATED));
-  const sent = entry('entry-2', 'lead-notification', 'delivered', {
-    channel: 'mail',
-    to: ['team@example.com'],
-    subject: 'New lead: Grace',
-    text: 'Hi',
-    html: '<p>Hi</p>',
-  });
   outbox.run(sent.id, sent.state, sent.message, sent.status, null);
   if (version < 3) return;
   db.exec(`UPDATE subscribers SET status = 'pending' WHERE email = 'ada@example.com';
@@ -82,4 +85,42 @@ export function writeLegacyDatabase(db: DatabaseSync, version: 0 | 3): void {
   db.prepare(
     'INSERT INTO leads (id, name, email, source, created_at, day, held, spam) VALUES (?, ?, ?, ?, ?, ?, 1, ?)',
   ).run('lead-3', 'Spammy', 'spam@example.com', 'contact_form', CREATED, '2026-10-01', '{"reasons":["Akismet: spam"]}');
+}
+
+/** Today's tables as version 100 created them. */
+const FIRST_GENERIC_SCHEMA = `
+CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER) WITHOUT ROWID;
+CREATE INDEX kv_expiry ON kv (expires_at) WHERE expires_at IS NOT NULL;
+CREATE TABLE idx (name TEXT NOT NULL, member TEXT NOT NULL, score INTEGER NOT NULL,
+  PRIMARY KEY (name, member)) WITHOUT ROWID;
+CREATE INDEX idx_by_score ON idx (name, score, member);
+CREATE TABLE lists (seq INTEGER PRIMARY KEY, name TEXT NOT NULL, member TEXT NOT NULL);
+CREATE INDEX lists_by_name ON lists (name, seq);
+CREATE TABLE counters (name TEXT NOT NULL, field TEXT NOT NULL, value INTEGER NOT NULL,
+  expires_at INTEGER, PRIMARY KEY (name, field)) WITHOUT ROWID;
+CREATE TABLE tallies (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
+PRAGMA user_version = 100;
+`;
+
+/** A database of version 100: lead 1 with its two entries, its count, and the idempotency key `key-1` that stored it. */
+export function writeFirstGenericDatabase(db: DatabaseSync): void {
+  db.exec(FIRST_GENERIC_SCHEMA);
+  const put = db.prepare('INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?)');
+  const lead = { id: 'lead-1', name: 'Grace', email: 'grace@example.com', source: 'zoho_guide', createdAt: CREATED };
+  put.run(KEYS.lead(lead.id), JSON.stringify(lead), null);
+  put.run(KEYS.idempotency('key-1'), JSON.stringify({ ref: lead.id }), LATER);
+  const index = db.prepare('INSERT INTO idx (name, member, score) VALUES (?, ?, ?)');
+  index.run(KEYS.leadsByCreated, lead.id, Date.parse(CREATED));
+  const append = db.prepare('INSERT INTO lists (name, member) VALUES (?, ?)');
+  for (const made of [waiting, sent]) {
+    put.run(KEYS.outboxState(made.id), made.state, null);
+    put.run(KEYS.outboxMessage(made.id), made.message, null);
+    index.run(KEYS.outboxAll, made.id, Date.parse(CREATED));
+    append.run(KEYS.outboxOf(lead.id), made.id);
+  }
+  index.run(KEYS.outboxDue, waiting.id, Date.parse(CREATED));
+  db.prepare('INSERT INTO counters (name, field, value) VALUES (?, ?, 1)').run(
+    KEYS.daily('leads', '2026-10-01'),
+    lead.source,
+  );
 }

@@ -32,8 +32,10 @@ function apply(database: Database, write: Write, now: number): void {
   const run = (sql: string, ...params: SQLInputValue[]) => database.run(sql, ...params);
   switch (write.op) {
     case 'put':
+      // An update keeps its row where it is; OR REPLACE would delete it and add it anew at the end.
       run(
-        'INSERT OR REPLACE INTO kv (key, value, expires_at) VALUES (?, ?, ?)',
+        `INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
         write.key,
         write.value,
         write.ttlMs ? now + Math.max(1, Math.ceil(write.ttlMs)) : null,
@@ -53,7 +55,12 @@ function apply(database: Database, write: Write, now: number): void {
       run('DELETE FROM idx WHERE name = ? AND member = ?', write.key, write.member);
       return;
     case 'append':
-      run('INSERT INTO lists (name, member) VALUES (?, ?)', write.key, write.member);
+      // After the list's last member.
+      run(
+        'INSERT INTO lists (name, seq, member) SELECT ?1, coalesce(max(seq), 0) + 1, ?2 FROM lists WHERE name = ?1',
+        write.key,
+        write.member,
+      );
       return;
     case 'count': {
       const expiresAt = write.ttlSeconds ? now + write.ttlSeconds * 1000 : null;
@@ -69,6 +76,44 @@ function apply(database: Database, write: Write, now: number): void {
       return;
     }
   }
+}
+
+/** A commit waiting for the next transaction. */
+interface Waiting {
+  checks: readonly Check[];
+  writes: readonly Write[];
+  resolve: (outcome: CommitOutcome) => void;
+  reject: (error: unknown) => void;
+}
+
+/** One commit inside the caller's transaction: its checks, then its writes if they all hold. */
+function commitOne(database: Database, { checks, writes }: Waiting, now: number): CommitOutcome {
+  const holds = checks.every((check) =>
+    'length' in check
+      ? lengthOf(database, check.key) === check.length
+      : valueOf(database, check.key, now) === check.value,
+  );
+  if (!holds) {
+    const values = checks.flatMap((check) => ('length' in check ? [] : [valueOf(database, check.key, now)]));
+    return { ok: false, values };
+  }
+  for (const change of writes) apply(database, change, now);
+  return { ok: true };
+}
+
+/**
+ * Commits in order of arrival inside the caller's transaction, each as if alone; answers how to
+ * tell each one its outcome once the transaction is committed.
+ */
+function commitAll(database: Database, commits: readonly Waiting[]): (() => void)[] {
+  const now = Date.now();
+  const answers = commits.map((commit) => {
+    const outcome = commitOne(database, commit, now);
+    return () => commit.resolve(outcome);
+  });
+  // Expired marks go as later writes pass by: the store does not grow with every one ever made.
+  database.run('DELETE FROM kv WHERE expires_at <= ?', now);
+  return answers;
 }
 
 export type SqliteBackend = Backend & {
@@ -97,27 +142,38 @@ export function sqliteBackend(directory: string): SqliteBackend {
     return database.transaction('DEFERRED', () => work(database));
   };
 
+  /**
+   * Commits that arrive together (requests in flight at once) share one transaction. SQLite
+   * writes each page a transaction changed once, at COMMIT, and the commits of a moment change
+   * many of the same pages (the newest rows, the ends of the indexes, the counters): under load,
+   * a batch writes a fraction of what its commits would one by one. Alone, a commit waits only
+   * for the current turn of the event loop to end.
+   */
+  let waiting: Waiting[] = [];
+  async function commitWaiting(): Promise<void> {
+    const batch = waiting;
+    waiting = [];
+    try {
+      for (const answer of await write((database) => commitAll(database, batch))) answer();
+    } catch (error) {
+      if (batch.length === 1) return batch[0]?.reject(error);
+      // The error rolled the whole batch back: each commit runs again alone, so it stays with its own.
+      for (const commit of batch)
+        write((database) => commitAll(database, [commit])).then((answers) => {
+          for (const answer of answers) answer();
+        }, commit.reject);
+    }
+  }
+
   return {
     kind: 'embedded',
 
     get: (keys) => read((database) => keys.map((key) => valueOf(database, key, Date.now()))),
 
     commit: (checks: readonly Check[], writes: readonly Write[]) =>
-      write((database): CommitOutcome => {
-        const now = Date.now();
-        const holds = checks.every((check) =>
-          'length' in check
-            ? lengthOf(database, check.key) === check.length
-            : valueOf(database, check.key, now) === check.value,
-        );
-        if (!holds) {
-          const values = checks.flatMap((check) => ('length' in check ? [] : [valueOf(database, check.key, now)]));
-          return { ok: false, values };
-        }
-        for (const change of writes) apply(database, change, now);
-        // Expired marks go as later writes pass by: the store does not grow with every one ever made.
-        database.run('DELETE FROM kv WHERE expires_at <= ?', now);
-        return { ok: true };
+      new Promise<CommitOutcome>((resolve, reject) => {
+        // The first commit of a batch schedules it; those that arrive before it runs join it.
+        if (waiting.push({ checks, writes, resolve, reject }) === 1) setImmediate(() => void commitWaiting());
       }),
 
     members: (key, { offset, limit, highestFirst = false }) =>

@@ -26,22 +26,47 @@ export const DATABASE_FILE = 'store.sqlite';
 const SYNC_BUSY_TIMEOUT_MS = 50;
 const BUSY_RETRY_MS = 10_000;
 
-/** The shapes of the backend (../backend.ts), one table each. Times are ms since the epoch. */
+/**
+ * The shapes of the backend (../backend.ts), one table each. Times are ms since the epoch.
+ *
+ * Laid out so that a commit changes few pages: SQLite writes each page a transaction changed to
+ * the WAL, and that is most of a write's cost. kv keeps its rows in order of arrival (a rowid
+ * table), so the values one commit adds share its last pages and only the small entries of the
+ * key's index land apart; expires_at comes before the value, so a read never walks a long
+ * value's overflow pages to find it. idx is keyed by member first, so the indexes one record
+ * joins at once share a page. A list is one b-tree, its members in order of arrival by seq.
+ */
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, expires_at INTEGER, value TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS kv_expiry ON kv (expires_at) WHERE expires_at IS NOT NULL;
 CREATE TABLE IF NOT EXISTS idx (name TEXT NOT NULL, member TEXT NOT NULL, score INTEGER NOT NULL,
-  PRIMARY KEY (name, member)) WITHOUT ROWID;
+  PRIMARY KEY (member, name)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS idx_by_score ON idx (name, score, member);
-CREATE TABLE IF NOT EXISTS lists (seq INTEGER PRIMARY KEY, name TEXT NOT NULL, member TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS lists_by_name ON lists (name, seq);
+CREATE TABLE IF NOT EXISTS lists (name TEXT NOT NULL, seq INTEGER NOT NULL, member TEXT NOT NULL,
+  PRIMARY KEY (name, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS counters (name TEXT NOT NULL, field TEXT NOT NULL, value INTEGER NOT NULL,
   expires_at INTEGER, PRIMARY KEY (name, field)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tallies (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
 `;
 
-/** The layout's version in PRAGMA user_version; the tables of one store per concern (versions 0 to 3) came before. */
-export const LAYOUT_VERSION = 100;
+/**
+ * The layout's version in PRAGMA user_version. The tables of one store per concern (versions 0
+ * to 3) came before; 100 had these tables, with kv, idx and lists laid out as one b-tree by key.
+ */
+export const LAYOUT_VERSION = 101;
+const FIRST_GENERIC_LAYOUT = 100;
+
+/** Version 100's kv, idx and lists, set aside before SCHEMA makes them again, then moved over as they are. */
+const FROM_FIRST_GENERIC_LAYOUT = {
+  aside: `
+DROP INDEX kv_expiry; DROP INDEX idx_by_score; DROP INDEX lists_by_name;
+ALTER TABLE kv RENAME TO kv_100; ALTER TABLE idx RENAME TO idx_100; ALTER TABLE lists RENAME TO lists_100;`,
+  back: `
+INSERT INTO kv (key, expires_at, value) SELECT key, expires_at, value FROM kv_100;
+INSERT INTO idx (name, member, score) SELECT name, member, score FROM idx_100;
+INSERT INTO lists (name, seq, member) SELECT name, seq, member FROM lists_100;
+DROP TABLE kv_100; DROP TABLE idx_100; DROP TABLE lists_100;`,
+};
 
 export type Row = Record<string, SQLOutputValue>;
 
@@ -150,8 +175,10 @@ export async function openDatabase(directory: string): Promise<Database> {
       const row = db.prepare('PRAGMA user_version').get();
       const version = typeof row?.user_version === 'number' ? row.user_version : 0;
       if (version === LAYOUT_VERSION) return;
+      if (version === FIRST_GENERIC_LAYOUT) db.exec(FROM_FIRST_GENERIC_LAYOUT.aside);
       db.exec(SCHEMA);
-      migrateLegacyTables(database, version);
+      if (version === FIRST_GENERIC_LAYOUT) db.exec(FROM_FIRST_GENERIC_LAYOUT.back);
+      else migrateLegacyTables(database, version);
       db.exec(`PRAGMA user_version = ${LAYOUT_VERSION}`);
     });
     return database;

@@ -195,7 +195,7 @@ INSERT OR REPLACE INTO idx (name, member, score)
 INSERT OR REPLACE INTO idx (name, member, score)
   SELECT '${KEYS.outboxDelivered}', id, ${ms("json_extract(state, '$.deliveredAt')")} FROM outbox
   WHERE status = 'delivered' AND json_extract(message, '$.pruned') IS NULL;
-INSERT INTO lists (name, member) SELECT '${KEYS.outboxOf('')}' || ref, id FROM outbox ORDER BY seq;
+INSERT INTO lists (name, seq, member) SELECT '${KEYS.outboxOf('')}' || ref, seq, id FROM outbox;
 `;
 
 const TABLES = [
