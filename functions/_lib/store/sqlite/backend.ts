@@ -113,6 +113,7 @@ function commitAll(database: Database, commits: readonly Waiting[]): (() => void
   });
   // Expired marks go as later writes pass by: the store does not grow with every one ever made.
   database.run('DELETE FROM kv WHERE expires_at <= ?', now);
+  database.wrote(commits.reduce((count, commit) => count + commit.writes.length, 0));
   return answers;
 }
 
@@ -247,7 +248,7 @@ export function sqliteBackend(directory: string): SqliteBackend {
       const current = opening;
       opening = undefined;
       void current?.then(
-        (database) => database.db.close(),
+        (database) => database.close(),
         () => undefined,
       );
     },
