@@ -3,11 +3,15 @@ import type { NewsletterPage, NewsletterPreview } from '../src/shared/api';
 import { NewsletterTestRequest } from '../src/shared/schemas';
 import { newsletterItems, itemOf } from './_lib/admin/newsletter';
 import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
-import { composeNewsletter, testEntry, type NewsletterMessage } from './_lib/delivery/emails/newsletter';
+import {
+  composeNewsletter,
+  testEntry,
+  unsubscribeToken,
+  type NewsletterMessage,
+} from './_lib/delivery/emails/newsletter';
 import { findMailing, mailRatePerMinute, publishedMailings } from './_lib/delivery/newsletter';
 import { deliverAfterAnswer } from './_lib/delivery/outbox';
 import { notifyTo, siteOrigin } from './_lib/delivery/settings';
-import { sealLink, UNSUBSCRIBE_LINK_TTL_MS } from './_lib/delivery/links';
 import { getEnv } from './_lib/platform/env';
 import {
   decodePathSegment,
@@ -35,11 +39,7 @@ function sampleMessage(mailing: { id: string; subject: string }, origin: string,
     firstName: 'there',
     consent: { subscribedAt: now.toISOString(), page: '/' },
     origin,
-    unsubscribe: sealLink({
-      a: 'unsubscribe',
-      e: 'subscriber@example.com',
-      x: now.getTime() + UNSUBSCRIBE_LINK_TTL_MS,
-    }),
+    unsubscribe: unsubscribeToken('subscriber@example.com', now),
   };
 }
 
@@ -75,10 +75,11 @@ export default endpoint({ name: 'admin-newsletter', headers: ADMIN_HEADERS }, as
   if (!ACTIONS.includes(action)) return errorResponse(404, 'No such action');
   const expected = action === 'preview' ? 'GET' : 'POST';
   if (req.method !== expected) return errorResponse(405, `Use ${expected}`, { headers: { Allow: expected } });
-  const found = await findMailing(decodePathSegment(context.params.id ?? ''));
+  const id = decodePathSegment(context.params.id ?? '');
+  const found = await findMailing(id);
   if (!found) return errorResponse(404, NOT_PUBLISHED);
   const { mailing, all } = found;
-  const ref = { id: decodePathSegment(context.params.id ?? ''), subject: mailing.subject };
+  const ref = { id, subject: mailing.subject };
   const origin = siteOrigin(req, context);
   if (action === 'preview') {
     const { subject, html, text, headers = {} } = composeNewsletter(mailing, sampleMessage(ref, origin, now), all);

@@ -7,7 +7,7 @@
  */
 import { parsed, transact, type Backend, type Write } from './backend';
 import { KEYS } from './keys';
-import { claimable, mailingCount, type Lease } from './outbox';
+import { claimable, leaseWrites, mailingCount, type Lease } from './outbox';
 import { cancelled, OUTBOX_LEASE_MS } from './outbox-state';
 import { subscriberOf } from './subscribers';
 import type { ClaimedEntry, OutboxMessage, OutboxState } from './types';
@@ -69,10 +69,7 @@ export function bulkVerbs(backend: Backend) {
             const message = parsed<OutboxMessage>(values, KEYS.outboxMessage(state.id));
             if (claimed.length >= allowed || !message) continue;
             claimed.push({ entry: { ...state, message }, lease: token });
-            writes.push(
-              { op: 'put', key: KEYS.outboxLease(state.id), value: JSON.stringify(lease), ttlMs: 2 * OUTBOX_LEASE_MS },
-              { op: 'index', key: KEYS.outboxDueBulk, member: state.id, score: lease.until },
-            );
+            writes.push(...leaseWrites(state, lease));
           }
           if (claimed.length > 0 && perMinute !== null)
             writes.push({ op: 'put', key: minute, value: String(used + claimed.length), ttlMs: 120_000 });

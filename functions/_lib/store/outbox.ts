@@ -112,6 +112,15 @@ export async function deliveriesOf(backend: Backend, refs: readonly string[]): P
   return byRef;
 }
 
+/** The writes that reserve an entry under a lease: its claim, and its place in line moved to the lease's end. */
+export function leaseWrites(state: OutboxState, lease: Lease): Write[] {
+  return [
+    // Kept a while past its end, for a late outcome to find it and be ignored.
+    { op: 'put', key: KEYS.outboxLease(state.id), value: JSON.stringify(lease), ttlMs: 2 * OUTBOX_LEASE_MS },
+    { op: 'index', key: dueIndex(state), member: state.id, score: lease.until },
+  ];
+}
+
 /** Whether an entry may be claimed at `now`: waiting, due, and held by no lease that still runs. */
 export function claimable(state: OutboxState | undefined, lease: Lease | undefined, now: number): state is OutboxState {
   if (!state || state.status !== 'pending') return false;
@@ -141,11 +150,7 @@ export function outboxVerbs(backend: Backend) {
             const message = parsed<OutboxMessage>(values, KEYS.outboxMessage(id));
             if (!claimable(state, parsed<Lease>(values, KEYS.outboxLease(id)), at) || !message) continue;
             claimed.push({ entry: { ...state, message }, lease: token });
-            writes.push(
-              // Kept a while past its end, for a late outcome to find it and be ignored.
-              { op: 'put', key: KEYS.outboxLease(id), value: JSON.stringify(lease), ttlMs: 2 * OUTBOX_LEASE_MS },
-              { op: 'index', key: dueIndex(state), member: id, score: lease.until },
-            );
+            writes.push(...leaseWrites(state, lease));
           }
           return { writes, result: claimed };
         },

@@ -28,7 +28,8 @@ export function newsletterEntryId(mailing: string, email: string): string {
   return `nl-${createHash('sha256').update(`${mailing}\n${email}`, 'utf8').digest('hex').slice(0, 32)}`;
 }
 
-const unsubscribeToken = (email: string, now: Date) =>
+/** A recipient's unsubscribe token, valid a year: the secret of their e-mail. */
+export const unsubscribeToken = (email: string, now: Date) =>
   sealLink({ a: 'unsubscribe', e: email, x: now.getTime() + UNSUBSCRIBE_LINK_TTL_MS });
 
 /** A mailing's entry for one confirmed subscriber: waits in the outbox's second line. */
