@@ -45,10 +45,11 @@ export default defineConfig({
   integrations: [
     react(),
     {
-      name: 'client-event-directive',
+      name: 'client-directives',
       hooks: {
         'astro:config:setup': ({ addClientDirective }) => {
           addClientDirective({ name: 'event', entrypoint: './src/lib/client-event-directive.ts' });
+          addClientDirective({ name: 'interaction', entrypoint: './src/lib/client-interaction-directive.ts' });
         },
       },
     },

@@ -4,6 +4,8 @@ declare module 'astro' {
   interface AstroClientDirectives {
     /** Hydrate when this event is first dispatched on window. */
     'client:event'?: string;
+    /** Hydrate when a person first reaches for the island: a pointer over it, a touch, a focus or typing inside it. */
+    'client:interaction'?: boolean;
   }
 }
 
