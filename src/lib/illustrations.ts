@@ -18,11 +18,13 @@ export function svgDataUrlOf(text: string): string {
 }
 
 /**
- * How many cards of a list show their illustration with the page, written into it: about as many
- * as a phone's browser fetches at load anyway (Chrome loads a lazy image once it is within 1,250 to
- * 3,000 px of the screen). The cards after them load theirs as the reader scrolls.
+ * How many cards of a list draw their illustration with the page, written into it: the one a phone
+ * shows on its first screen. The others add theirs right after the first paint (Illustration.astro):
+ * written into the page, five cards' drawings took it past what arrives in the first round trip,
+ * and a lazy image is still fetched before the largest paint (Chrome loads one within 1,250 to
+ * 3,000 px of the screen).
  */
-export const CARDS_SHOWN_AT_LOAD = 6;
+export const CARDS_SHOWN_AT_LOAD = 1;
 
 /** An id prefix of the file's own: its name in the build, as `saas-DaXhWcQ_`. */
 function idPrefix(image: ImageMetadata): string {

@@ -1,0 +1,91 @@
+/**
+ * Calls `then` once the page has shown: when the browser reports its first contentful paint, or,
+ * where it reports no paints, after the next frame. A tab opened in the background paints only
+ * when shown, so three seconds after load `then` runs anyway.
+ *
+ * The first paint is awaited as reported, not a frame after the parse: a paint is reported some
+ * milliseconds after its frame, and a request that ended before it would still be counted against
+ * the page's largest paint.
+ */
+export function afterFirstPaint(then: () => void): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    then();
+  };
+  if (typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+    new PerformanceObserver((list, observer) => {
+      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      setTimeout(once);
+    }).observe({ type: 'paint', buffered: true });
+    addEventListener('load', () => setTimeout(once, 3000), { once: true });
+  } else {
+    requestAnimationFrame(() => setTimeout(once));
+  }
+}
+
+/**
+ * Holds a press on a button the page's scripts bring to life (Get Started, the menu), made before
+ * those scripts have come: the last one is pressed again once they have run, so that it is not
+ * lost. Links and submit buttons work without them, and are left alone.
+ */
+function holdEarlyPresses(): () => void {
+  let pressed: HTMLButtonElement | undefined;
+  const hold = (event: MouseEvent) => {
+    const button = event.target instanceof Element ? event.target.closest('button') : null;
+    if (!button || button.type !== 'button' || button.disabled) return;
+    event.preventDefault();
+    event.stopPropagation();
+    pressed = button;
+  };
+  document.addEventListener('click', hold, true);
+  return () => {
+    document.removeEventListener('click', hold, true);
+    if (pressed?.isConnected) pressed.click();
+  };
+}
+
+/** Settles when each element has loaded or failed to. */
+const loadedAll = (elements: Element[]) =>
+  Promise.all(
+    elements.map(
+      (element) =>
+        new Promise((settle) => {
+          element.addEventListener('load', settle, { once: true });
+          element.addEventListener('error', settle, { once: true });
+        }),
+    ),
+  );
+
+/**
+ * Adds what waits for the page to show, once it has: the pictures not shown at load
+ * (`<template data-after-paint>`), then what waits in `<template id="after-paint">`
+ * (src/integrations/first-paint.ts): the whole stylesheet where the page carries the CSS of its
+ * own markup, then, once that stylesheet is in, the page's scripts, so that no island draws a
+ * state of its own before the rules for it have come.
+ */
+export function loadAfterFirstPaint(): void {
+  const later = document.querySelector<HTMLTemplateElement>('template#after-paint');
+  const release = later ? holdEarlyPresses() : undefined;
+  afterFirstPaint(() => {
+    // Pictures not shown at load, each in the box kept for it (Illustration.astro).
+    for (const picture of document.querySelectorAll<HTMLTemplateElement>('template[data-after-paint]'))
+      picture.replaceWith(document.importNode(picture.content, true));
+    if (!later) return;
+    const content = document.importNode(later.content, true);
+    const stylesheets = [...content.querySelectorAll('link[rel="stylesheet"]')];
+    const scripts = [...content.querySelectorAll('script')];
+    // Added by a script, a script runs as soon as it arrives; these run in their order in the
+    // page, as they did written into it (Astro's island runtime reads what its directives set).
+    for (const script of scripts) script.async = false;
+    const styled = loadedAll(stylesheets);
+    document.head.append(...stylesheets);
+    void styled.then(() => {
+      const ran = loadedAll(scripts);
+      document.head.append(content);
+      void ran.then(release);
+    });
+  });
+}

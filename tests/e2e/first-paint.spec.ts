@@ -1,0 +1,110 @@
+/**
+ * A page paints from its own document: the CSS of its markup is written into it, and the whole
+ * stylesheet, the page's scripts and the pictures below the first screen come after the first
+ * paint (src/integrations/first-paint.ts, src/lib/after-paint.ts). Here, in Chromium: the page
+ * drawn with its own CSS alone is the page drawn with the whole stylesheet, and what waits for
+ * the paint does come.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { PAGE_TYPES } from '../../scripts/bench/page-types';
+
+const PUBLIC = PAGE_TYPES.filter((type) => !type.noindex);
+const WIDTHS = [390, 1280];
+
+/** Every element's box and the styles that draw it, in document order, but what a closed dialog holds: no paint draws it. */
+function drawing(page: Page) {
+  return page.evaluate(() =>
+    [...document.body.querySelectorAll('*')]
+      .filter((element) => !element.closest('dialog:not([open])'))
+      .map((element) => {
+        const box = element.getBoundingClientRect();
+        const style = getComputedStyle(element);
+        const drawn = [
+          'display',
+          'position',
+          'color',
+          'background-color',
+          'background-image',
+          'font-size',
+          'font-weight',
+          'line-height',
+          'margin',
+          'padding',
+          'gap',
+          'grid-template-columns',
+          'border-width',
+          'border-radius',
+          'box-shadow',
+          'opacity',
+          'text-align',
+        ].map((name) => style.getPropertyValue(name));
+        const classes = element.getAttribute('class') ?? '';
+        return {
+          element: `<${element.tagName.toLowerCase()} class="${classes.slice(0, 60)}">`,
+          drawn: [box.x, box.y, box.width, box.height].map(Math.round).join(',') + ' ' + drawn.join('|'),
+        };
+      }),
+  );
+}
+
+/** Waits until what waits for the first paint has been added and the page's islands have run. */
+async function settled(page: Page) {
+  await page.waitForFunction(() => document.querySelector('template[data-after-paint]') === null);
+  await page.waitForLoadState('networkidle');
+}
+
+for (const width of WIDTHS)
+  for (const type of PUBLIC)
+    test(`${type.route} at ${width} px is drawn by its own CSS as by the whole stylesheet`, async ({ browser }) => {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      try {
+        const own = await context.newPage();
+        await own.route(/\/_astro\/[^/]+\.css$/, (route) => route.abort());
+        await own.goto(type.route);
+        await settled(own);
+        const whole = await context.newPage();
+        await whole.goto(type.route);
+        await settled(whole);
+        await expect(whole.locator('link[rel="stylesheet"][href^="/_astro/"]')).toHaveCount(1);
+        const [mine, theirs] = [await drawing(own), await drawing(whole)];
+        expect(mine.length).toBe(theirs.length);
+        const differing = mine
+          .map((item, index) => ({ ...item, whole: theirs[index]?.drawn }))
+          .filter((item) => item.drawn !== item.whole)
+          .map((item) => `${item.element}\n  own:   ${item.drawn}\n  whole: ${item.whole}`);
+        expect(differing, 'elements drawn otherwise by the page alone').toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
+test('what waits for the first paint comes: the stylesheet, the pictures and the islands', async ({ page }) => {
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+  await page.goto('/');
+  await settled(page);
+  expect(requests.filter((path) => path.endsWith('.css'))).toHaveLength(1);
+  const pictures = page.getByRole('main').locator('article img[src$=".svg"]');
+  await expect(pictures).toHaveCount(3);
+  for (const picture of await pictures.all())
+    expect(await picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+  // The footer's sign-up is an island: its button is enabled once the runtime, loaded after the paint, has hydrated it.
+  const footer = page.getByRole('form', { name: 'Newsletter signup' });
+  await footer.scrollIntoViewIfNeeded();
+  await expect(footer.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
+  // The header's script, loaded after the paint too, opens the menu on a phone and the dialog.
+  await page.getByRole('banner').getByRole('button', { name: 'Get Started' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+});
+
+test('without JavaScript the page links its whole stylesheet', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.goto('/blog');
+    expect(await page.evaluate(() => [...document.styleSheets].filter((sheet) => sheet.href).length)).toBe(1);
+    await expect(page.getByRole('main').locator('article img[src$=".svg"]').first()).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
