@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { ATTRIBUTION_COLUMNS, csvDownload, toCsv } from './_lib/admin/csv';
-import { ALL, listPage } from './_lib/admin/insights';
+import { ALL, listed, listPage } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
 import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
 import { forgetLocalCopies } from './_lib/delivery/mail-transport';
@@ -42,7 +42,8 @@ export default endpoint({ name: 'admin-leads', headers: ADMIN_HEADERS }, async (
   }
   const url = new URL(req.url);
   if (url.searchParams.get('format') === 'csv') return csvDownload('leads', toCsv(COLUMNS, await store.listLeads(ALL)));
-  return json(200, await listPage(url, store.listLeads, store.countLeads));
+  const leads = async (page: { offset: number; limit: number }) => (await store.listLeads(page)).map(listed);
+  return json(200, await listPage(url, leads, store.countLeads));
 });
 
 export const config: Config = { path: ['/api/admin/leads', '/api/admin/leads/:id'] };

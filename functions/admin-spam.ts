@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import type { SpamPage } from '../src/shared/api';
-import { PAGE_SIZE, pageParam } from './_lib/admin/insights';
+import { listed, PAGE_SIZE, pageParam } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
 import { deliverySettings } from './_lib/delivery/settings';
 import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
@@ -35,7 +35,7 @@ export default endpoint({ name: 'admin-spam', headers: ADMIN_HEADERS }, async (r
   const page = pageParam(new URL(req.url));
   const spam = await store.spamOverview({ offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE });
   const body: SpamPage = {
-    leads: { items: spam.leads, total: spam.held, page, pageSize: PAGE_SIZE },
+    leads: { items: spam.leads.map(listed), total: spam.held, page, pageSize: PAGE_SIZE },
     honeypot: spam.honeypot,
     challengeFailures: spam.challengeFailures,
   };

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { ATTRIBUTION_COLUMNS, csvDownload, toCsv } from './_lib/admin/csv';
-import { ALL, listPage } from './_lib/admin/insights';
+import { ALL, listed, listPage } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
 import { decodePathSegment, endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
 import { forgetLocalCopies } from './_lib/delivery/mail-transport';
@@ -55,7 +55,9 @@ export default endpoint({ name: 'admin-subscribers', headers: ADMIN_HEADERS }, a
   const url = new URL(req.url);
   if (url.searchParams.get('format') === 'csv')
     return csvDownload('subscribers', toCsv(COLUMNS, await store.listSubscribers(ALL)));
-  return json(200, await listPage(url, store.listSubscribers, store.countSubscribers));
+  const subscribers = async (page: { offset: number; limit: number }) =>
+    (await store.listSubscribers(page)).map(listed);
+  return json(200, await listPage(url, subscribers, store.countSubscribers));
 });
 
 export const config: Config = { path: ['/api/admin/subscribers', '/api/admin/subscribers/:email'] };

@@ -540,6 +540,47 @@ describe('admin data endpoints', () => {
     expect(await store.countSubscribers()).toBe(0);
   });
 
+  test('the lists show a first touch cut to 32 characters, without term and content; the CSV has it whole', async () => {
+    const store = createFileStore(folder);
+    const long = (name: string) => `${name}-`.padEnd(100, 'x');
+    const attribution = {
+      utm_source: long('source'),
+      utm_medium: 'email',
+      utm_campaign: long('campaign'),
+      utm_term: long('term'),
+      utm_content: long('content'),
+      landingPage: `/?utm_campaign=${long('campaign')}`,
+    };
+    await store.subscribe(
+      { email: 'touch@example.com', firstName: 'Touch', source: 'website_footer', attribution },
+      new Date(),
+    );
+    await store.createLead(
+      { name: 'Touch', email: 'touch@example.com', source: 'contact_form', attribution },
+      new Date(),
+    );
+    const { cookie } = await login();
+    const shown = {
+      utm_source: `${'source-'.padEnd(31, 'x')}…`,
+      utm_medium: 'email',
+      utm_campaign: `${'campaign-'.padEnd(31, 'x')}…`,
+      landingPage: `${'/?utm_campaign=campaign-'.padEnd(31, 'x')}…`,
+    };
+    const overview = (await (await run(adminOverview, request('/api/admin/overview', { cookie }))).json()) as Overview;
+    expect(overview.subscribers.items[0]?.attribution).toEqual(shown);
+    expect(overview.leads.items[0]?.attribution).toEqual(shown);
+    const subscribers = (await (
+      await run(adminSubscribers, request('/api/admin/subscribers?page=1', { cookie }))
+    ).json()) as ListPage<Subscriber>;
+    expect(subscribers.items[0]?.attribution).toEqual(shown);
+    const leads = (await (
+      await run(adminLeads, request('/api/admin/leads?page=1', { cookie }))
+    ).json()) as ListPage<Lead>;
+    expect(leads.items[0]?.attribution).toEqual(shown);
+    const csv = await (await run(adminSubscribers, request('/api/admin/subscribers?format=csv', { cookie }))).text();
+    for (const value of [long('source'), long('campaign'), long('term'), long('content')]) expect(csv).toContain(value);
+  });
+
   test('the CSV export quotes cells and neutralises formulas', async () => {
     const store = createFileStore(folder);
     await store.createLead(

@@ -1,6 +1,7 @@
 // functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /** The admin dashboard's figures, computed from the store's indexes. */
 import type { CampaignRow, CampaignSummary, ListPage, Overview } from '../../../src/shared/api';
+import type { Attribution } from '../../../src/shared/records';
 import { deliverySetup } from '../delivery/settings';
 import { countTable, type DailyCounts } from '../store/counting';
 import type { StoreVerbs } from '../store/store';
@@ -12,6 +13,28 @@ export const PAGE_SIZE = 20;
 export const MAX_PAGE = 100_000;
 /** How many campaigns the dashboard shows before its row of the others. */
 export const TOP_CAMPAIGNS = 20;
+
+/** How many characters of each first-touch value the admin lists show; the CSV export has them whole. */
+export const LISTED_VALUE_LENGTH = 32;
+/** What the lists show of a first touch: where it came from at a glance (term and content are in the CSV). */
+const LISTED_TOUCH = ['utm_campaign', 'utm_source', 'utm_medium', 'referrer', 'landingPage'] as const;
+
+/**
+ * A lead or subscriber as the admin lists show it: its first touch reduced to the campaign,
+ * source, medium, referring host and landing page, each cut to LISTED_VALUE_LENGTH characters
+ * with an ellipsis. Values come from whoever signs up: cut this way, a made-up sign-up weighs no
+ * more in the dashboard than a real one, however much it sent.
+ */
+export function listed<T extends { attribution?: Attribution }>(record: T): T {
+  const { attribution } = record;
+  if (!attribution) return record;
+  const shown: Attribution = {};
+  for (const key of LISTED_TOUCH) {
+    const value = attribution[key];
+    if (value) shown[key] = value.length > LISTED_VALUE_LENGTH ? `${value.slice(0, LISTED_VALUE_LENGTH - 1)}…` : value;
+  }
+  return { ...record, attribution: shown };
+}
 
 /** The last `count` UTC days, oldest first, ending today. */
 export function lastDays(now: Date, count: number): string[] {
@@ -105,8 +128,8 @@ export async function overview(store: StoreVerbs, now: Date): Promise<Overview> 
     campaigns: campaignSummary(data.campaignCounts),
     daily: days.map((day) => ({ day, subscribers: totalOf(subscriberDaily[day]), leads: totalOf(leadDaily[day]) })),
     sources: { subscribers: bySource(subscriberDaily), leads: bySource(leadDaily) },
-    subscribers: { items: subscribers, total: subscriberTotal, page: 1, pageSize: PAGE_SIZE },
-    leads: { items: leads, total: leadTotal, page: 1, pageSize: PAGE_SIZE },
+    subscribers: { items: subscribers.map(listed), total: subscriberTotal, page: 1, pageSize: PAGE_SIZE },
+    leads: { items: leads.map(listed), total: leadTotal, page: 1, pageSize: PAGE_SIZE },
     spam: { held: data.spamHeld },
   };
 }

@@ -21,15 +21,17 @@ export function CardTitle({ title, when: time }: { title: string; when?: string 
   );
 }
 
-/** Where a person came from, compactly (campaign, referring host, first page), or '' when nothing is known. */
+/**
+ * Where a person came from, compactly (campaign, source and medium, referring host, first page),
+ * or '' when nothing is known. The lists send each value cut to 32 characters; the CSV has them
+ * whole, with the term and content.
+ */
 export function origin(page: string | undefined, attribution: Attribution | undefined): ReactNode {
   const via = attribution && [attribution.utm_source, attribution.utm_medium].filter(Boolean).join(' / ');
   const lines = [
     page && ['Page', page],
     attribution?.utm_campaign && ['Campaign', attribution.utm_campaign],
     via && ['Via', via],
-    attribution?.utm_term && ['Term', attribution.utm_term],
-    attribution?.utm_content && ['Content', attribution.utm_content],
     attribution?.referrer && ['Referrer', attribution.referrer],
     attribution?.landingPage && ['Landed on', attribution.landingPage],
   ].filter((line): line is [string, string] => Boolean(line));
