@@ -3,9 +3,10 @@
  * simulated throttling, 3 runs per page, medians. Prints a table, writes the JSON reports to
  * reports/lighthouse/ (git-ignored) and exits non-zero when a budget is missed.
  *
- * First it audits the floor: the fastest page possible (floor-page.ts), written into dist/ and
- * served by the same server under the same throttling. Each page's LCP is budgeted as a ratio to
- * the floor's LCP in the same run, which holds whatever the machine's speed.
+ * The floor is the fastest page possible (floor-page.ts), written into dist/ and served by the
+ * same server under the same throttling: it is audited first, and again before each run of every
+ * page. Each page's LCP is budgeted as a ratio to the floor runs beside its own, which holds
+ * whatever the machine's speed, and however it drifts during the audit.
  *
  *   npm run audit                (builds first)
  *   npm run audit -- admin blog  (only the page types whose names contain one of the words)
@@ -93,10 +94,18 @@ async function lighthouseRun(route: string) {
   }
 }
 
-/** Lighthouse's medians for one page, as a row of the table. */
-async function audit(page: PageType) {
+/**
+ * Lighthouse's medians for one page, as a row of the table. With `floor`, each run of the page
+ * follows a run of the floor page, and the page's LCP is read against the median of those floor
+ * runs: a machine whose speed drifts during the audit (another process, a thermal limit) moves
+ * both alike, where a floor measured once at the start would be minutes old by the last page.
+ */
+async function audit(page: PageType, floor?: PageType) {
   const runs: Audit[] = [];
+  const floorLcp: number[] = [];
   for (let run = 0; run < RUNS; run += 1) {
+    if (floor)
+      floorLcp.push((await lighthouseRun(floor.route)).lhr.audits['largest-contentful-paint']?.numericValue ?? 0);
     const result = await lighthouseRun(page.route);
     writeFileSync(path.join(reports, `${page.name.replace(/\W+/g, '-')}-${run + 1}.json`), String(result.report));
     runs.push(result.lhr as unknown as Audit);
@@ -111,6 +120,7 @@ async function audit(page: PageType) {
     bp: score('best-practices'),
     seo: score('seo'),
     'LCP ms': Math.round(metric('largest-contentful-paint')),
+    'floor ms': Math.round(floor ? median(floorLcp) : metric('largest-contentful-paint')),
     'LCP/floor': 1,
     'TBT ms': Math.round(metric('total-blocking-time')),
     CLS: Number(metric('cumulative-layout-shift').toFixed(3)),
@@ -132,8 +142,8 @@ try {
   if (floor['TBT ms'] > BUDGET.tbt) floorMisses.push(`TBT ${floor['TBT ms']} ms (budget ${BUDGET.tbt} ms)`);
   if (floor.perf < BUDGET.score) floorMisses.push(`performance ${floor.perf} (budget ${BUDGET.score})`);
   for (const page of pages) {
-    const row = await audit(page);
-    row['LCP/floor'] = Number((row['LCP ms'] / floor['LCP ms']).toFixed(2));
+    const row = await audit(page, FLOOR);
+    row['LCP/floor'] = Number((row['LCP ms'] / row['floor ms']).toFixed(2));
     rows.push(row);
 
     const check = (ok: boolean, what: string) => ok || misses.push(`${page.name}: ${what}`);
@@ -146,7 +156,7 @@ try {
       check(row.seo >= BUDGET.score, `SEO ${row.seo}`);
       check(
         row['LCP/floor'] <= BUDGET.lcpToFloor,
-        `LCP ${row['LCP ms']} ms, ${row['LCP/floor']} × the floor's ${floor['LCP ms']} ms`,
+        `LCP ${row['LCP ms']} ms, ${row['LCP/floor']} × the floor's ${row['floor ms']} ms`,
       );
     }
     check(row['TBT ms'] <= BUDGET.tbt, `TBT ${row['TBT ms']} ms`);
@@ -162,7 +172,7 @@ try {
 }
 
 console.log(
-  `\nLighthouse, mobile, simulated throttling, median of ${RUNS} runs (reports in reports/lighthouse/); LCP/floor is each page's LCP over the floor page's\n`,
+  `\nLighthouse, mobile, simulated throttling, median of ${RUNS} runs (reports in reports/lighthouse/); each run of a page follows a run of the floor page, and LCP/floor is the page's median LCP over the median of those floor runs ("floor ms")\n`,
 );
 console.table(rows);
 if (misses.length > 0) {
