@@ -103,11 +103,22 @@ function pruneVariables(root: Root): void {
           }
       });
   }
-  for (const block of blocks) {
+  for (const block of blocks)
     block.walkDecls((decl) => {
       if (!read.has(decl.prop)) decl.remove();
     });
-    if (block.nodes.length === 0) block.remove();
+}
+
+/** Removes the rules and blocks the pruning left empty, inner ones first (a layer's name stays, as it sets the order). */
+function dropEmpty(root: Root): void {
+  for (let removed = true; removed;) {
+    removed = false;
+    root.walk((node) => {
+      if ((node.type === 'rule' || (node.type === 'atrule' && node.name !== 'layer')) && node.nodes?.length === 0) {
+        node.remove();
+        removed = true;
+      }
+    });
   }
 }
 
@@ -147,20 +158,13 @@ export function criticalRules(css: string, html: string): string {
   // A transition animates a change, and the first paint changes nothing: the whole stylesheet
   // brings them before anything does.
   root.walkDecls(/^(?:transition(?:-[a-z-]+)?|--tw-duration|--tw-ease)$/, (decl) => void decl.remove());
-  root.walkRules((rule) => {
-    if (rule.nodes.length === 0) rule.remove();
-  });
   root.walkAtRules('layer', (layer) => {
     if (layer.params === 'properties')
       layer.walkAtRules('supports', (supports) => void supports.replaceWith(supports.nodes ?? []));
   });
   pruneVariables(root);
   pruneKeyframes(root);
-  // Twice: a block emptied by the first pass can leave its parent empty.
-  for (let pass = 0; pass < 2; pass += 1)
-    root.walkAtRules((rule) => {
-      if (rule.name !== 'layer' && rule.nodes?.length === 0) rule.remove();
-    });
+  dropEmpty(root);
   return root.toString();
 }
 
