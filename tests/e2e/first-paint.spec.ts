@@ -7,6 +7,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { PAGE_TYPES } from '../../scripts/bench/page-types';
+import { settled } from '../support/settled';
 
 const PUBLIC = PAGE_TYPES.filter((type) => !type.noindex);
 const WIDTHS = [390, 1280];
@@ -45,12 +46,6 @@ function drawing(page: Page) {
         };
       }),
   );
-}
-
-/** Waits until what waits for the first paint has been added and the page's islands have run. */
-async function settled(page: Page) {
-  await page.waitForFunction(() => document.querySelector('template[data-after-paint]') === null);
-  await page.waitForLoadState('networkidle');
 }
 
 for (const width of WIDTHS)

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { overflow } from '../support/overflow';
 import { ALL_ROUTES, POSTS_WITH_TABLE } from '../support/routes';
+import { settled } from '../support/settled';
 
 /** The narrowest phones still in use (320 px: iPhone SE of the first generation, small Android phones) and the most common width. */
 const WIDTHS = [320, 375];
@@ -60,7 +61,9 @@ test.describe('wide content in a post on a 320 px phone', () => {
 
   test('a table, a line of code and a link wider than the screen scroll or wrap inside the post', async ({ page }) => {
     await page.goto(`/blog/${POSTS_WITH_TABLE[0]}`);
-    // Content no post has yet, written into the real page so the site's own styles lay it out.
+    // Content no post has yet, written into the real page so the site's own styles lay it out:
+    // the whole stylesheet, since the CSS written into the page covers only the page's own markup.
+    await settled(page);
     const long = `https://example.com/${'a-very-long-path-segment-'.repeat(6)}`;
     await page
       .locator('article table')
