@@ -17,6 +17,11 @@ function nextPost(page: Page, endpoint: string): Promise<Request> {
   return page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === endpoint);
 }
 
+/** The visit BaseLayout's script keeps for the forms (src/lib/attribution.ts), or null. */
+async function storedVisit(page: Page): Promise<unknown> {
+  return JSON.parse((await page.evaluate(() => sessionStorage.getItem('visit'))) ?? 'null');
+}
+
 /** Lands from the campaign link, then reaches `path` through the site's own links, as a person would. */
 async function arriveAndGoTo(page: Page, linkName: string, path: string) {
   await page.goto(LANDING, { referer: 'https://news.example.org/issues/12' });
@@ -105,15 +110,31 @@ test.describe('every form sends the page it is on and the first touch of the vis
 test.describe('the first touch', () => {
   test('of a direct visit is its landing page alone, and another tab starts its own', async ({ page, context }) => {
     await page.goto('/zoho');
-    const first = await page.evaluate(() => sessionStorage.getItem('visit'));
-    expect(JSON.parse(first ?? 'null')).toEqual({ page: '/zoho', attribution: { landingPage: '/zoho' } });
+    // Recorded once the page has shown.
+    await expect.poll(() => storedVisit(page)).toEqual({ page: '/zoho', attribution: { landingPage: '/zoho' } });
 
     const other = await context.newPage();
     await other.goto('/blog?utm_source=linkedin', { referer: 'https://www.linkedin.com/' });
-    expect(JSON.parse((await other.evaluate(() => sessionStorage.getItem('visit'))) ?? 'null')).toEqual({
-      page: '/blog?utm_source=linkedin',
-      attribution: { landingPage: '/blog?utm_source=linkedin', referrer: 'www.linkedin.com', utm_source: 'linkedin' },
+    await expect
+      .poll(() => storedVisit(other))
+      .toEqual({
+        page: '/blog?utm_source=linkedin',
+        attribution: { landingPage: '/blog?utm_source=linkedin', referrer: 'www.linkedin.com', utm_source: 'linkedin' },
+      });
+  });
+
+  test('is kept when a link is followed before the landing page has shown', async ({ page }) => {
+    // A page that never reports a paint (no paint timing, no animation frames): what waits for
+    // the first paint never runs, so only leaving the page can record the visit.
+    await page.addInitScript(() => {
+      Object.defineProperty(window, 'PerformanceObserver', { value: undefined });
+      window.requestAnimationFrame = () => 0;
     });
+    await page.goto(LANDING, { referer: 'https://news.example.org/issues/12' });
+    expect(await storedVisit(page), 'recorded before the page has shown').toBeNull();
+    await page.getByRole('banner').getByRole('link', { name: 'Contact', exact: true }).first().click();
+    await expect(page).toHaveURL(/\/contact$/);
+    expect(await storedVisit(page)).toEqual({ page: LANDING, attribution: FIRST_TOUCH });
   });
 
   test("never keeps an e-mailed link's token, and sets no cookie", async ({ page, context }) => {

@@ -54,8 +54,9 @@ test('the head links the icons and the manifest; the manifest names the site and
 }) => {
   await page.goto('/');
   const head = page.locator('head');
-  // The SVG icon is written into the page, so no icon request races the first paint; browsers
-  // without SVG icons ask for /favicon.ico by themselves, so the page does not name it.
+  // The SVG icon is written into the page, so no icon request races the first paint, and set
+  // once the page has shown; browsers without SVG icons ask for /favicon.ico by themselves, so
+  // the page does not name it.
   await expect(head.locator('link[rel="icon"]')).toHaveCount(1);
   await expect(head.locator('link[rel="icon"][type="image/svg+xml"]')).toHaveAttribute(
     'href',
@@ -87,6 +88,15 @@ test('the head links the icons and the manifest; the manifest names the site and
     const [width, height] = await sizeOf(await fetchFile(request, icon.src, /^image\/png$/));
     expect(`${width}x${height}`, icon.src).toBe(icon.sizes);
   }
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the head names the SVG icon file', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.locator('head link[rel="icon"][href="/favicon.svg"]')).toHaveCount(1);
+  });
 });
 
 test('/.well-known/security.txt names the contact e-mail and expires within a year', async ({ request }) => {
