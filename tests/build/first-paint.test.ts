@@ -12,12 +12,8 @@ import { SECTOR_SLUGS } from '../support/routes';
 import { builtPages, DIST } from '../support/dist';
 import { PROJECT_ROOT } from '../../scripts/harness/project';
 import { PAGE_TYPES } from '../../scripts/bench/page-types';
-import {
-  compressedSize,
-  criticalRules,
-  FIRST_ROUND_TRIP_BYTES,
-  withOwnHashes,
-} from '../../src/integrations/first-paint';
+import { criticalRules } from '../../src/integrations/critical-css';
+import { compressedSize, FIRST_ROUND_TRIP_BYTES, withOwnHashes } from '../../src/integrations/first-paint';
 
 const PAGES = builtPages();
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
+import { criticalRules } from '../../src/integrations/critical-css';
 import {
   compressedSize,
-  criticalRules,
   FIRST_ROUND_TRIP_BYTES,
   prepareForFirstPaint,
   type Sources,
@@ -40,8 +40,11 @@ describe('criticalRules', () => {
     ['a pseudo-element of a used class', '.after\\:block:after{'],
     ['markup a script takes out of a template at load', '.open\\:fade'],
     ['the animation that markup runs', '@keyframes fade'],
-    ['the reset of an element on the page', 'html{font-family:var(--default-font-family)}'],
-    ['the theme values read, and those they read', '--default-font-family:var(--font-sans)'],
+    [
+      'the reset of an element on the page, with the theme value it reads written in',
+      'html{font-family:ui-sans-serif}',
+    ],
+    ['a theme value written where it is read', '.text-ink{color:#0b1a33}'],
     ['the property defaults, for every browser', '*,:before,:after{--tw-border-style:solid'],
   ])('keeps %s', (_what, kept) => {
     expect(css).toContain(kept);
@@ -57,6 +60,7 @@ describe('criticalRules', () => {
     ['print styles', '@media print'],
     ['the registration of custom properties', '@property'],
     ['theme values nothing reads', '--color-unused'],
+    ['theme values, once written where they are read', '--font-sans'],
     ['an animation nothing runs', '@keyframes unused'],
     ['the parts of controls the page does not have', '-webkit-datetime-edit'],
     ['the placeholder style, with no placeholder on the page', '::placeholder'],
@@ -66,6 +70,47 @@ describe('criticalRules', () => {
     ['a rule left empty', '.duration-150'],
   ])('drops %s', (_what, dropped) => {
     expect(css).not.toContain(dropped);
+  });
+});
+
+describe("criticalRules writes the theme's values where they are read", () => {
+  const theme =
+    '@layer theme{:root,:host{--spacing:.25rem;--color-brand:#0f766e;--color-accent:var(--color-brand);--radius:1rem}}';
+  const rules = (css: string, markup = '<p class="a b c">x</p>') =>
+    criticalRules(`${theme}@layer utilities{${css}}`, `<!doctype html><html><body>${markup}</body></html>`);
+
+  test.each([
+    ['in a calculation', '.a{padding:calc(var(--spacing)*4)}', '.a{padding:calc(.25rem*4)}'],
+    ['through another theme value', '.a{color:var(--color-accent)}', '.a{color:#0f766e}'],
+    ['with a fallback, which goes', '.a{color:var(--color-brand,red)}', '.a{color:#0f766e}'],
+    [
+      'inside a function',
+      '.a{border-color:color-mix(in oklab,var(--color-brand) 10%,transparent)}',
+      '.a{border-color:color-mix(in oklab,#0f766e 10%,transparent)}',
+    ],
+    [
+      "in the fallback of a variable that is not the theme's",
+      '.a{color:var(--tw-text,var(--color-brand))}',
+      '.a{color:var(--tw-text,#0f766e)}',
+    ],
+  ])('%s', (_what, css, expected) => {
+    expect(rules(css)).toContain(expected);
+  });
+
+  test('a value another rule sets stays a variable, with its theme value', () => {
+    const css = rules('.a{border-radius:var(--radius)}.b{--radius:0}');
+    expect(css).toContain('.a{border-radius:var(--radius)}');
+    expect(css).toContain('--radius:1rem');
+  });
+
+  test("a value the markup's style attribute sets stays a variable", () => {
+    const css = rules('.a{color:var(--color-brand)}', '<p class="a" style="--color-brand:#000">x</p>');
+    expect(css).toContain('.a{color:var(--color-brand)}');
+    expect(css).toContain('--color-brand:#0f766e');
+  });
+
+  test('a theme value nothing reads any more is dropped', () => {
+    expect(rules('.a{padding:var(--spacing)}')).not.toContain('--spacing');
   });
 });
 
