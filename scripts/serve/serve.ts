@@ -23,11 +23,10 @@ import { PROJECT_ROOT } from '../harness/project.ts';
 import { loadFunctions } from './functions-runner.ts';
 import { resolveStaticPath } from './netlify-paths.ts';
 import { checkSettings, ensurePortFree, exitOnStartupError, listenFailure, loadLocalEnv } from './startup-checks.ts';
+import { BROTLI_QUALITY, encodingFor, staticCache } from './static-cache.ts';
 
 /** A request body left unread by its handler (a 413) is read and dropped up to this size; a larger one closes the connection. */
 const DRAIN_LIMIT = 1024 * 1024;
-
-const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
 
 export interface ServerOptions {
   /** The folder holding netlify.toml, dist/ and functions/. */
@@ -107,6 +106,13 @@ export async function startServer({ projectRoot = PROJECT_ROOT, ...given }: Serv
   const functions = await loadFunctions(projectRoot, { origin: () => `http://${host}:${port}` });
 
   const publishDir = path.join(projectRoot, 'dist');
+  // The build's files, answered from memory once read (static-cache.ts), while they and the
+  // configuration that gives them their headers are unchanged.
+  const files = staticCache([
+    path.join(projectRoot, 'netlify.toml'),
+    path.join(publishDir, '_headers'),
+    path.join(publishDir, '_redirects'),
+  ]);
   // The same parser as NetlifyDev's, to read a matched rule's status.
   const redirects = new RedirectsHandler({
     configPath: path.join(projectRoot, 'netlify.toml'),
@@ -140,11 +146,15 @@ export async function startServer({ projectRoot = PROJECT_ROOT, ...given }: Serv
    * A file the build has: NetlifyDev serves it (with netlify.toml's headers). For /x/ it would
    * look for x.html before x/index.html, so that case is pointed at the exact file.
    */
-  async function staticFile(request: Request, { pathname }: URL): Promise<Response | undefined> {
+  async function staticFile(request: Request, { pathname }: URL, file: string): Promise<Response | undefined> {
     const exact = pathname.endsWith('/')
       ? new Request(new URL(`${pathname}index.html`, request.url), { method: request.method, headers: request.headers })
       : request;
-    return (await netlify.handleAndIntrospect(exact))?.response;
+    return files.serve(
+      request,
+      path.join(publishDir, file),
+      async () => (await netlify.handleAndIntrospect(exact))?.response,
+    );
   }
 
   async function route(request: Request, ip: string): Promise<Response> {
@@ -163,7 +173,7 @@ export async function startServer({ projectRoot = PROJECT_ROOT, ...given }: Serv
       });
     }
     if (resolution.kind === 'file') {
-      const served = await staticFile(request, url);
+      const served = await staticFile(request, url, resolution.file);
       if (served) return served;
     }
     // A path that does not decode names no file and no rule: the site's 404 page.
@@ -211,15 +221,19 @@ export async function startServer({ projectRoot = PROJECT_ROOT, ...given }: Serv
     if (!response.body || req.method === 'HEAD') return res.end();
     const body = Readable.fromWeb(response.body as WebReadableStream);
     // Like Netlify's CDN, text is sent compressed to clients that accept it.
-    const type = response.headers.get('content-type') ?? '';
-    const accepts = String(req.headers['accept-encoding'] ?? '');
-    if (COMPRESSIBLE.test(type) && !response.headers.has('content-encoding') && /\b(br|gzip)\b/.test(accepts)) {
-      const brotli = /\bbr\b/.test(accepts);
-      res.setHeader('content-encoding', brotli ? 'br' : 'gzip');
+    const encoding = response.headers.has('content-encoding')
+      ? undefined
+      : encodingFor(response.headers.get('content-type') ?? '', String(req.headers['accept-encoding'] ?? ''));
+    if (encoding) {
+      res.setHeader('content-encoding', encoding);
       res.setHeader('vary', 'Accept-Encoding');
       res.removeHeader('content-length');
       body
-        .pipe(brotli ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }) : createGzip())
+        .pipe(
+          encoding === 'br'
+            ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } })
+            : createGzip(),
+        )
         .pipe(res);
       return;
     }
