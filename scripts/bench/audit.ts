@@ -129,8 +129,8 @@ function workBeforeLcp(events: TraceEvent[], url: string): number {
   );
 }
 
-/** A Lighthouse run's LCP (ms) and the main thread's work before it. */
-function lcpOf(result: Awaited<ReturnType<typeof lighthouseRun>>) {
+/** What the table takes from one Lighthouse run: its LCP and the main thread's work before it (ms). */
+function runFigures(result: Awaited<ReturnType<typeof lighthouseRun>>) {
   return {
     lcp: result.lhr.audits['largest-contentful-paint']?.numericValue ?? 0,
     work: workBeforeLcp(
@@ -148,14 +148,14 @@ function lcpOf(result: Awaited<ReturnType<typeof lighthouseRun>>) {
  */
 async function audit(page: PageType, floor?: PageType) {
   const runs: Audit[] = [];
-  const pageRuns: ReturnType<typeof lcpOf>[] = [];
-  const floorRuns: ReturnType<typeof lcpOf>[] = [];
+  const pageRuns: ReturnType<typeof runFigures>[] = [];
+  const floorRuns: ReturnType<typeof runFigures>[] = [];
   for (let run = 0; run < RUNS; run += 1) {
-    if (floor) floorRuns.push(lcpOf(await lighthouseRun(floor.route)));
+    if (floor) floorRuns.push(runFigures(await lighthouseRun(floor.route)));
     const result = await lighthouseRun(page.route);
     writeFileSync(path.join(reports, `${page.name.replace(/\W+/g, '-')}-${run + 1}.json`), String(result.report));
     runs.push(result.lhr as unknown as Audit);
-    pageRuns.push(lcpOf(result));
+    pageRuns.push(runFigures(result));
   }
   const besideFloor = floor ? floorRuns : pageRuns;
   const score = (category: string) =>
