@@ -7,14 +7,11 @@
  * same server under the same throttling: it is audited first, and again before each run of every
  * page. Each page's LCP is budgeted as a ratio to the floor runs beside its own, which follows
  * the machine as it drifts during the audit. It does not make the machine's speed go away:
- * Lighthouse adds the main-thread work it observed before the largest paint, times 4 (times 2 for
- * a task that lays out), to a network time that is the same on every machine, so a slower CPU
- * widens every page's ratio (a page parses, styles and lays out more than the floor's
- * paragraphs). Its pessimistic half counts every task with a layout before that paint: Chrome
- * parses for about 10 ms before it lets a frame through, so a page that takes longer paints part
- * of itself, then lays out again once its parse ends, where the floor parses in one go. Compare
- * audits made on one machine. The table's "work ms" columns give that work as observed, for the
- * page and the floor runs beside it.
+ * Lighthouse adds the main-thread work it observed before the largest paint, slowed down, to a
+ * network time that is the same on every machine, so a slower CPU widens every page's ratio (a
+ * page parses, styles and lays out more than the floor's paragraphs; README, "How a page loads",
+ * says how that work is counted). Compare audits made on one machine. The table's "work ms"
+ * columns give that work as observed, for the page and the floor runs beside it.
  *
  *   npm run audit                (builds first)
  *   npm run audit -- admin blog  (only the page types whose names contain one of the words)
@@ -114,9 +111,9 @@ interface TraceEvent {
 
 /**
  * The main thread's work from the start of the document's parsing to its largest paint, in ms as
- * observed (before Lighthouse's slowdown: 4×, or 2× for a task that lays out): the tasks of the page's renderer that began before
- * that paint, as Lighthouse's estimate counts them. The work the page asks of the phone before
- * its largest paint, where a page and the floor differ.
+ * observed (before Lighthouse's slowdown): every task of the page's renderer that began before
+ * that paint, the parse, layouts and paints Lighthouse's estimate counts among them. The work the
+ * page asks of the phone before its largest paint, where a page and the floor differ.
  */
 function workBeforeLcp(events: TraceEvent[], url: string): number {
   const parse = events.find((event) => event.name === 'ParseHTML' && event.args?.beginData?.url === url);
