@@ -200,5 +200,6 @@ describe('deploy contexts', () => {
     const production = site.build({ CONTEXT: 'production' });
     expect(production.status, production.output).toBe(0);
     expect(existsSync(site.file('dist/_headers'))).toBe(false);
-  });
+    // Two whole builds: 20 s on a quiet machine, past the default 30 s under a full test run.
+  }, 120_000);
 });
