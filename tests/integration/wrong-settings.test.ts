@@ -12,7 +12,9 @@ import adminLogin from '../../functions/admin-login';
 import adminSession from '../../functions/admin-session';
 import challenge from '../../functions/challenge';
 import leadsCreate from '../../functions/leads-create';
+import newsletterConfirm from '../../functions/newsletter-confirm';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';
+import newsletterUnsubscribe from '../../functions/newsletter-unsubscribe';
 import { endpoint } from '../../functions/_lib/platform/http';
 import { resetEnv } from '../../functions/_lib/platform/env';
 import { createContext } from '../../scripts/harness/functions';
@@ -20,6 +22,8 @@ import { createContext } from '../../scripts/harness/functions';
 type Handler = (req: Request, context: Context) => Promise<Response>;
 
 const SHORT_SECRET = 'only-twenty-chars-xx';
+/** Shaped like an e-mailed link's token (`v2.` and 60 bytes in base64url): only the secret can tell it is not genuine. */
+const LINK_TOKEN = `v2.${Buffer.alloc(60, 7).toString('base64url')}`;
 const PASSWORD = 'a password nobody should read in a log';
 const KEYS = ['SITE_LOCAL_RUN', 'LOCAL_STORE_DIR', 'SESSION_SECRET', 'ADMIN_PASSWORD', 'ADMIN_PASSWORD_HASH'];
 let folder: string;
@@ -66,6 +70,9 @@ const REQUESTS: [string, Handler, () => Request][] = [
     newsletterSubscribe,
     () => json('/api/newsletter/subscribe', { firstName: 'Ada', email: 'ada@example.com', source: 'website_footer' }),
   ],
+  // Not "this link is not valid": every link in every inbox would read so, and the log say nothing.
+  ['newsletter-confirm', newsletterConfirm, () => json('/api/newsletter/confirm', { token: LINK_TOKEN })],
+  ['newsletter-unsubscribe', newsletterUnsubscribe, () => json('/api/newsletter/unsubscribe', { token: LINK_TOKEN })],
 ];
 
 describe('a SESSION_SECRET under 32 characters', () => {

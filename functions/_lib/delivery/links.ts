@@ -74,8 +74,11 @@ function opened(body: string): unknown {
   const bytes = Buffer.from(body, 'base64url');
   // Only the one spelling of those bytes: base64url's spare bits would let a changed token pass.
   if (bytes.toString('base64url') !== body || bytes.length <= IV_BYTES + TAG_BYTES) return undefined;
+  // Outside the try: a missing or short secret is the site's fault, not the link's, and must reach
+  // the log as itself rather than tell the person their link is not valid.
+  const key = encryptionKey();
   try {
-    const decipher = createDecipheriv('aes-256-gcm', encryptionKey(), bytes.subarray(0, IV_BYTES), {
+    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES), {
       authTagLength: TAG_BYTES,
     });
     decipher.setAAD(Buffer.from(VERSION, 'utf8'));
