@@ -138,6 +138,18 @@ test.describe('contact, zoho and privacy', () => {
     ).toBeVisible();
     await expect(page.getByRole('main').locator('a[href^="mailto:"]').first()).toBeVisible();
     await expect(page.getByRole('main').locator('address')).toBeVisible();
+    // The details beside the form promise what every other reply promise on the site does, no less.
+    await expect(page.getByRole('main').locator('dt:has-text("Response time") + dd')).toHaveText('Within 24 hours');
+  });
+
+  test('home and Zoho say the same of the 15-20 hours saved', async ({ page }) => {
+    const claim = async (path: string) => {
+      await page.goto(path);
+      const figure = page.getByRole('main').locator('dd', { hasText: /^15-20 h/ });
+      await expect(figure).toHaveCount(1);
+      return figure.locator('xpath=preceding-sibling::dt').innerText();
+    };
+    expect(await claim('/')).toBe(await claim('/zoho'));
   });
 
   test('zoho claims 15-20 hours per week and 50+ apps, with a free offer in its structured data', async ({ page }) => {
