@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dayOf } from '../../functions/_lib/store/counting';
 import { ChallengeSpentError, IdempotencyKeyReusedError } from '../../functions/_lib/store/errors';
 import { OUTBOX_LEASE_MS } from '../../functions/_lib/store/outbox-state';
+import { DATABASE_FILE } from '../../functions/_lib/store/sqlite/database';
 import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
 import type { NewOutboxEntry, SpentChallenge } from '../../functions/_lib/store/types';
 import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';
@@ -22,6 +23,8 @@ interface Adapter {
   fresh: () => Promise<Store>;
   /** A new store instance over the same data, after the backing service restarted. */
   restart: () => Promise<Store>;
+  /** Every key, member and value the data holds now, a line each, read past the store's verbs. */
+  dump: () => Promise<string[]>;
 }
 
 const TOKEN = 'contract-test-token';
@@ -37,6 +40,25 @@ const upstash: Adapter = {
   async restart() {
     await redis.restart();
     return createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 }));
+  },
+  async dump() {
+    const client = createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 });
+    const lines: string[] = [];
+    for (const key of await client.keys('*')) {
+      const type = await client.type(key);
+      const value =
+        type === 'string'
+          ? await client.get(key)
+          : type === 'hash'
+            ? await client.hgetall(key)
+            : type === 'zset'
+              ? await client.zrange(key, 0, -1, { withScores: true })
+              : type === 'list'
+                ? await client.lrange(key, 0, -1)
+                : await client.smembers(key);
+      lines.push(`${key} ${JSON.stringify(value)}`);
+    }
+    return lines;
   },
 };
 
@@ -56,6 +78,21 @@ const embedded: Adapter = {
   },
   async restart() {
     return open(currentFolder);
+  },
+  async dump() {
+    const { DatabaseSync } = await import('node:sqlite');
+    const database = new DatabaseSync(path.join(currentFolder, DATABASE_FILE), { readOnly: true });
+    try {
+      const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
+      return tables.flatMap(({ name }) =>
+        database
+          .prepare(`SELECT * FROM "${String(name)}"`)
+          .all()
+          .map((row) => `${String(name)} ${JSON.stringify(row)}`),
+      );
+    } finally {
+      database.close();
+    }
   },
 };
 
@@ -983,6 +1020,34 @@ describe.each([
     expect(await store.deleteSubscriber('erase@example.com')).toBeUndefined();
     expect(await store.getSubscriber('erase@example.com')).toBeUndefined();
     expect(await store.countSubscribers()).toBe(0);
+  });
+
+  test('an erasure leaves nothing that names the address: not its sign-up key, not a mailing sent to it', async () => {
+    const store = await adapter.fresh();
+    const email = 'erase.me@example.com';
+    const signUp = { email, firstName: 'Erase', source: 'website_footer' };
+    await store.subscribe(signUp, NOW, { idempotencyKey: 'newsletter-subscribe:erase-1', bodyDigest: 'body-1' });
+    await store.confirmSubscriber(signUp, NOW);
+    await store.requestMailing({ id: 'issue-1', subject: 'Issue 1' }, 'owner', 'https://example.com', LATER);
+    const step = await store.fanOutMailing('issue-1', LATER, 10, (subscriber) => ({
+      id: `issue-1:${subscriber.email}`,
+      kind: 'newsletter',
+      ref: subscriber.email,
+      to: subscriber.email,
+      mailing: 'issue-1',
+      message: { channel: 'mail', to: [subscriber.email], subject: 'Issue 1', text: 'Hi', html: '<p>Hi</p>' },
+    }));
+    expect(step).toEqual({ written: 1, done: true });
+    expect((await adapter.dump()).some((line) => line.includes(email))).toBe(true);
+
+    expect(await store.deleteSubscriber(email)).toEqual({ entries: ['issue-1:erase.me@example.com'] });
+    expect((await adapter.dump()).filter((line) => line.includes(email))).toEqual([]);
+    // The sign-up's key still answers its retry, and a retry of the erased sign-up stores it anew.
+    const retry = await store.subscribe(signUp, LATER, {
+      idempotencyKey: 'newsletter-subscribe:erase-1',
+      bodyDigest: 'body-1',
+    });
+    expect(retry).toMatchObject({ repeated: true });
   });
 
   test('erases a lead, held or not, with its outbox entries, from every list and count', async () => {

@@ -26,7 +26,7 @@ export interface MailingRecord {
   requestedBy?: 'owner' | 'automatic';
   /** The site's origin for the unsubscribe links, as it was when sending was asked for. */
   origin?: string;
-  /** Where the fan-out stopped: the next batch starts after this subscriber. */
+  /** While the fan-out runs, where it stopped: the next batch starts after this subscriber. */
   cursor?: SubscriberCursor;
   /** When the fan-out wrote its last batch. */
   fannedOutAt?: string;
@@ -173,13 +173,9 @@ export function mailingVerbs(backend: Backend) {
           );
           const queuing = queue(fresh, values, now);
           if ('needs' in queuing) return queuing;
-          const last = subscribers.at(-1);
-          const cursor = next ?? (last ? { at: Date.parse(last.createdAt), email: last.email } : record.cursor);
-          const moved: MailingRecord = {
-            ...record,
-            ...(cursor ? { cursor } : {}),
-            ...(next ? {} : { fannedOutAt: now.toISOString() }),
-          };
+          // A finished fan-out keeps no cursor: it names a subscriber, and the record is kept for good.
+          const { cursor: _passed, ...rest } = record;
+          const moved: MailingRecord = { ...rest, ...(next ? { cursor: next } : { fannedOutAt: now.toISOString() }) };
           const writes: Write[] = [
             ...queuing.writes,
             { op: 'put', key, value: JSON.stringify(moved) },

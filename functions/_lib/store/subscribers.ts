@@ -1,5 +1,6 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
 /** The newsletter's subscribers: a sign-up, its confirmation, an unsubscription, an erasure. */
+import { createHash } from 'node:crypto';
 import type { Subscriber, SubscriberStatus } from '../../../src/shared/records';
 import { parse, parsed, transact, type Backend, type Write } from './backend';
 import { counted, countOn, dayOf } from './counting';
@@ -24,6 +25,14 @@ const STATUS_INDEX: Partial<Record<SubscriberStatus, string>> = {
   unsubscribed: KEYS.subscribersUnsubscribed,
   bounced: KEYS.subscribersBounced,
 };
+
+/**
+ * What a sign-up's idempotency key holds of it: a digest of the address, not the address, since
+ * the key outlives an erasure by up to a day. A retry carries the first body (the key's body
+ * digest sees to it), so its own address is the one the digest was made of.
+ */
+const signUpRef = (email: string) =>
+  `sha256:${createHash('sha256').update(email, 'utf8').digest('base64url').slice(0, 32)}`;
 
 /** A subscriber record as read: null, or one stored before double opt-in (given its status then). */
 export function subscriberOf(value: string | null | undefined): Subscriber | undefined {
@@ -100,9 +109,12 @@ export function subscriberVerbs(backend: Backend) {
         // Nearly every sign-up is a new address: one round trip.
         assumeAbsent: true,
         plan(values) {
-          const admitted = admit(values, options, input.email, now);
+          const admitted = admit(values, options, signUpRef(input.email), now);
           if ('repeatOf' in admitted) {
-            const first = KEYS.subscriber(admitted.repeatOf);
+            // A key marked before digests were kept holds the address itself.
+            const first = KEYS.subscriber(
+              admitted.repeatOf === signUpRef(input.email) ? input.email : admitted.repeatOf,
+            );
             if (!values.has(first)) return { needs: [first] };
             return { result: { record: subscriberOf(values.get(first)), queued: [], created: false, repeated: true } };
           }
