@@ -36,8 +36,29 @@ export function greeting(name: string): string {
  */
 export const MAILBOX_INTERVAL_SECONDS = 3600;
 
-/** Providers that deliver an address with dots in its local part as the address without them. */
-const DOTLESS_DOMAINS: Record<string, string> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
+/**
+ * Providers that deliver one mailbox under several domains or spellings: the domain its addresses
+ * count under, and what the provider ignores in a local part. Gmail ignores dots; Proton ignores
+ * dots, hyphens and underscores, and gives each name its four domains; Yandex reads a dot as a
+ * hyphen, and gives each login its country domains.
+ */
+const PROTON = { domain: 'proton.me', fold: (local: string) => local.replaceAll(/[._-]/g, '') };
+const YANDEX = { domain: 'yandex.ru', fold: (local: string) => local.replaceAll('.', '-') };
+const GMAIL = { domain: 'gmail.com', fold: (local: string) => local.replaceAll('.', '') };
+const ALIASING_DOMAINS: Record<string, { domain: string; fold: (local: string) => string }> = {
+  'gmail.com': GMAIL,
+  'googlemail.com': GMAIL,
+  'proton.me': PROTON,
+  'protonmail.com': PROTON,
+  'protonmail.ch': PROTON,
+  'pm.me': PROTON,
+  'yandex.ru': YANDEX,
+  'yandex.com': YANDEX,
+  'yandex.by': YANDEX,
+  'yandex.kz': YANDEX,
+  'yandex.ua': YANDEX,
+  'ya.ru': YANDEX,
+};
 
 /**
  * Providers whose subdomains are inboxes: Fastmail delivers `anything@user.fastmail.com` to
@@ -47,25 +68,26 @@ const SUBDOMAIN_INBOX_DOMAINS = ['fastmail.com', 'fastmail.fm'];
 
 /**
  * The mailbox an address delivers to, as far as the limits go: lower case, the domain in ASCII,
- * the local part without a `+tag` (most providers deliver `ada+x@` to `ada@`), for Gmail without
- * dots, and for a provider whose subdomains are inboxes, the inbox the subdomain names.
- * `Ada+1@gmail.com` and `a.d.a@googlemail.com` are one mailbox, as are `a@ada.fastmail.com` and
- * `ada@fastmail.com`, so the forms cannot flood it through variants of its address.
+ * the local part without a `+tag` (most providers deliver `ada+x@` to `ada@`), folded as its
+ * provider folds it (ALIASING_DOMAINS), and for a provider whose subdomains are inboxes, the inbox
+ * the subdomain names. `Ada+1@gmail.com` and `a.d.a@googlemail.com` are one mailbox, as are
+ * `a_da@pm.me` and `ada@proton.me`, and `a@ada.fastmail.com` and `ada@fastmail.com`, so the forms
+ * cannot flood it through variants of its address.
  */
 export function mailbox(record: { email: string; emailAscii?: string }): string {
   const address = (record.emailAscii ?? record.email).toLowerCase();
   const at = address.lastIndexOf('@');
   const domain = address.slice(at + 1);
   let local = address.slice(0, at).split('+')[0] ?? '';
-  const dotless = DOTLESS_DOMAINS[domain];
-  if (dotless) local = local.replaceAll('.', '');
+  const aliasing = ALIASING_DOMAINS[domain];
+  if (aliasing) local = aliasing.fold(local);
   const provider = SUBDOMAIN_INBOX_DOMAINS.find((name) => domain.endsWith(`.${name}`));
   if (provider)
     return `${domain
       .slice(0, -provider.length - 1)
       .split('.')
       .at(-1)}@${provider}`;
-  return `${local}@${dotless ?? domain}`;
+  return `${local}@${aliasing?.domain ?? domain}`;
 }
 
 /**
