@@ -13,6 +13,14 @@ const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 const INVISIBLE_BUT_JOINERS = /(?![\u200c\u200d])\p{Default_Ignorable_Code_Point}/gu;
 
 /**
+ * Latin, Cyrillic and Greek share letters that look alike (a and а, o and ο): a domain label that
+ * mixes them is made to pass for another (`gmаil.com` with a Cyrillic а), and no registry allows
+ * one, so an address with one is not taken. A label in one of them alone (`почта.com`) is.
+ */
+const LOOKALIKE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
+const mixesLookalikes = (label: string) => LOOKALIKE_SCRIPTS.filter((script) => script.test(label)).length > 1;
+
+/**
  * The Unicode form of a punycode label (RFC 3492, the part after `xn--`): undefined when it does
  * not decode. Only labels the URL parser produced reach it, so they are valid and short.
  */
@@ -59,6 +67,7 @@ function decodePunycode(input: string): string | undefined {
  * forms folded (NFKC: fullwidth letters, `＠`), invisible characters removed, trimmed, lower-cased,
  * and the domain as IDNA maps it (`。` is a dot, a soft hyphen nothing, capitals small), its
  * internationalised labels in Unicode: `x@xn--bcher-kva.de` and `X@BÜCHER.DE` are `x@bücher.de`.
+ * Undefined too for a domain label that mixes look-alike scripts, in Unicode or in punycode.
  * Whether the result is a valid address is the schema's to say.
  */
 export function normalEmail(input: string): string | undefined {
@@ -74,6 +83,6 @@ export function normalEmail(input: string): string | undefined {
     return undefined;
   }
   const labels = ascii.split('.').map((label) => (label.startsWith('xn--') ? decodePunycode(label.slice(4)) : label));
-  if (labels.some((label) => label === undefined)) return undefined;
+  if (labels.some((label) => label === undefined || mixesLookalikes(label))) return undefined;
   return `${value.slice(0, at).replace(INVISIBLE, '').toLowerCase()}@${labels.join('.')}`;
 }

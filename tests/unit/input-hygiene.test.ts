@@ -112,6 +112,7 @@ describe('e-mail addresses', () => {
   test.each([
     ['user@bücher.de', 'user@bücher.de', 'user@xn--bcher-kva.de'],
     ['info@例え.jp', 'info@例え.jp', 'info@xn--r8jz45g.jp'],
+    ['info@почта.com', 'info@почта.com', 'info@xn--80a1acny.com'],
     ['x@xn--bcher-kva.de', 'x@bücher.de', 'x@xn--bcher-kva.de'],
     [`${'a'.repeat(64)}@example.com`, `${'a'.repeat(64)}@example.com`, `${'a'.repeat(64)}@example.com`],
     ['  Ada@Bücher.DE ', 'ada@bücher.de', 'ada@xn--bcher-kva.de'],
@@ -155,6 +156,10 @@ describe('e-mail addresses', () => {
     [`user@${'a'.repeat(250)}.com`],
     // A non-ASCII local part needs SMTPUTF8, which many mail servers still refuse.
     ['jürgen@example.com'],
+    // A look-alike of gmail.com: a Cyrillic а among Latin letters, written either way, or a Greek ο.
+    ['victim@gm\u0430il.com'],
+    ['victim@xn--gmil-63d.com'],
+    ['victim@g\u03bfogle.com'],
   ])('%j is refused', (input) => {
     expect(Email.safeParse(input).success).toBe(false);
   });
