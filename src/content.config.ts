@@ -3,8 +3,11 @@
  * Editors change files under content/; these schemas check them at build time
  * and name the file and field when something is wrong.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineCollection, reference, type SchemaContext } from 'astro:content';
-import { glob } from 'astro/loaders';
+import { glob, type Loader } from 'astro/loaders';
 import { z } from 'astro/zod';
 
 /** Icons a mini-app can show; anything else falls back to `default`. */
@@ -22,6 +25,49 @@ export const MINI_APP_ICONS = [
   'scale',
   'default',
 ] as const;
+
+/**
+ * The date fields of a markdown file's front matter that are not days of the calendar, as the
+ * editor wrote them: the YAML reader turns `2026-02-30` into 2 March and `2026-13-45` into a day
+ * of 2027 before any schema sees it, so a post would move, or vanish as scheduled, without a word.
+ */
+export function impossibleDates(text: string, fields: readonly string[]): string[] {
+  const frontMatter = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
+  return fields.flatMap((field) => {
+    const written = new RegExp(`^${field}:[ \\t]*['"]?(\\d{4})-(\\d{2})-(\\d{2})\\b`, 'm').exec(frontMatter);
+    if (!written) return [];
+    const [, year, month, day] = written.map(Number) as [number, number, number, number];
+    const date = new Date(Date.UTC(year, month - 1, day));
+    const real = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+    return real
+      ? []
+      : [
+          `${field}: ${written[0]
+            .slice(field.length + 1)
+            .trim()
+            .replace(/['"]/g, '')}`,
+        ];
+  });
+}
+
+/** A glob loader whose files' date fields must be days of the calendar: the build fails naming the file and the field. */
+function withCalendarDates(loader: Loader, fields: readonly string[]): Loader {
+  return {
+    ...loader,
+    load: (context) =>
+      loader.load({
+        ...context,
+        parseData(entry) {
+          const wrong = entry.filePath ? impossibleDates(readFileSync(entry.filePath, 'utf8'), fields) : [];
+          if (wrong.length > 0 && entry.filePath)
+            throw new Error(
+              `${path.relative(fileURLToPath(context.config.root), entry.filePath)}: ${wrong.join(', ')} is not a day of the calendar; write the date as YYYY-MM-DD`,
+            );
+          return context.parseData(entry);
+        },
+      }),
+  };
+}
 
 /** A short text used as meta description and card text: search engines show up to about 160 characters. */
 const seoSummary = z.string().trim().min(50).max(180);
@@ -99,7 +145,7 @@ export const blogSchema = ({ image }: SchemaContext) =>
   });
 
 const blog = defineCollection({
-  loader: glob({ pattern: '**/*.md', base: './content/blog' }),
+  loader: withCalendarDates(glob({ pattern: '**/*.md', base: './content/blog' }), ['publishedDate', 'updatedDate']),
   schema: blogSchema,
 });
 
@@ -125,7 +171,7 @@ export const newsletterSchema = z.object({
 
 const newsletter = defineCollection({
   // Published issues have a page at /newsletter/<file name>; sending one is the owner's act.
-  loader: glob({ pattern: '*.md', base: './content/newsletter' }),
+  loader: withCalendarDates(glob({ pattern: '*.md', base: './content/newsletter' }), ['publishedDate']),
   schema: newsletterSchema,
 });
 
@@ -140,7 +186,7 @@ export const legalSchema = z.object({
 });
 
 const legal = defineCollection({
-  loader: glob({ pattern: '*.md', base: './content/legal' }),
+  loader: withCalendarDates(glob({ pattern: '*.md', base: './content/legal' }), ['updatedDate']),
   schema: legalSchema,
 });
 
@@ -159,7 +205,7 @@ export const guideSchema = z.object({
 const guides = defineCollection({
   // Guides are unlisted pages at /guides/<file name>, sent by e-mail to the people who ask for
   // them (src/shared/pages.ts GUIDE_PATHS) and made to print.
-  loader: glob({ pattern: '*.md', base: './content/guides' }),
+  loader: withCalendarDates(glob({ pattern: '*.md', base: './content/guides' }), ['updatedDate']),
   schema: guideSchema,
 });
 

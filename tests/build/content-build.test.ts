@@ -55,6 +55,19 @@ describe('content validation at build time', () => {
     expect(output).toContain('content/blog/what-to-automate-first.md');
     expect(output).toContain('publishedDate');
   });
+
+  test('a date that is not a day of the calendar fails the build, naming the file and the field', () => {
+    // The YAML reader alone would make it 2 March, and the post would move without a word.
+    site = copySite();
+    edit(site, 'content/blog/what-to-automate-first.md', (text) =>
+      text.replace(/^publishedDate: .*$/m, 'publishedDate: 2026-02-30'),
+    );
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain(
+      'content/blog/what-to-automate-first.md: publishedDate: 2026-02-30 is not a day of the calendar',
+    );
+  });
 });
 
 describe('newsletter issues at build time', () => {
