@@ -1,6 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_ADMIN_PASSWORD, uniqueEmail } from '../support/e2e-env';
+import { startSiteServer, type SiteServer } from '../../scripts/harness/site-server.ts';
+import { logIn as logInAt } from '../support/admin-login';
+import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX, uniqueEmail } from '../support/e2e-env';
 
 async function logIn(page: Page, password = E2E_ADMIN_PASSWORD) {
   await page.goto('/admin/insights');
@@ -97,23 +101,43 @@ test('the admin page is not for search engines', async ({ request }) => {
   expect(await (await request.get('/sitemap-0.xml')).text()).not.toContain('/admin');
 });
 
-test('"Log out everywhere" ends the session of another browser too', async ({ page, browser }) => {
-  await logIn(page);
-  await expect(page.getByRole('button', { name: 'Logout', exact: true })).toBeVisible();
-  const other = await browser.newContext();
-  try {
-    const elsewhere = await other.newPage();
-    await logIn(elsewhere);
-    await expect(elsewhere.getByRole('button', { name: 'Logout', exact: true })).toBeVisible();
+/**
+ * "Log out everywhere" ends every session of the server it is pressed on, so it gets a server and
+ * store of its own: on the shared one it would log out the tests that run beside it.
+ */
+test.describe('"Log out everywhere"', () => {
+  let folder: string;
+  let server: SiteServer | undefined;
+  test.beforeAll(async () => {
+    folder = mkdtempSync(path.join(tmpdir(), `${E2E_STORE_PREFIX}logout-everywhere-`));
+    server = await startSiteServer({
+      LOCAL_STORE_DIR: folder,
+      ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      SESSION_SECRET: E2E_SESSION_SECRET,
+    });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    rmSync(folder, { recursive: true, force: true });
+  });
 
-    page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: 'Log out everywhere' }).click();
-    await expect(page.getByRole('form', { name: 'Admin login' })).toBeVisible();
-    // The other browser's cookie no longer opens the dashboard.
-    await elsewhere.reload();
-    await expect(elsewhere.getByRole('form', { name: 'Admin login' })).toBeVisible();
-    await expect(elsewhere.getByRole('button', { name: 'Logout', exact: true })).toHaveCount(0);
-  } finally {
-    await other.close();
-  }
+  test('ends the session of another browser too', async ({ page, browser }) => {
+    const origin = server?.origin ?? '';
+    await logInAt(page, origin);
+    const other = await browser.newContext();
+    try {
+      const elsewhere = await other.newPage();
+      await logInAt(elsewhere, origin);
+
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Log out everywhere' }).click();
+      await expect(page.getByRole('form', { name: 'Admin login' })).toBeVisible();
+      // The other browser's cookie no longer opens the dashboard.
+      await elsewhere.reload();
+      await expect(elsewhere.getByRole('form', { name: 'Admin login' })).toBeVisible();
+      await expect(elsewhere.getByRole('button', { name: 'Logout', exact: true })).toHaveCount(0);
+    } finally {
+      await other.close();
+    }
+  });
 });
