@@ -1,14 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { startSiteServer, type SiteServer } from '../../scripts/harness/site-server.ts';
+import type { SiteServer } from '../../scripts/harness/site-server.ts';
 import { expectNoViolations } from '../support/axe';
 import { CAMPAIGNS, seedCampaigns } from '../support/campaigns';
-import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX, withStoreAt } from '../support/e2e-env';
+import { withStoreAt } from '../support/e2e-env';
 import { overflow } from '../support/overflow';
 import { logIn } from '../support/admin-login';
 import type { CampaignRow } from '../../src/shared/api';
+import { ownStoreFolder, startServerAt, stopServerAt } from '../support/own-server';
 
 /**
  * The owner reads which campaigns brought leads and sign-ups: the 20 that brought most, the
@@ -34,18 +32,13 @@ let folder = '';
 let server: SiteServer | undefined;
 
 test.beforeAll(async () => {
-  folder = mkdtempSync(path.join(tmpdir(), `${E2E_STORE_PREFIX}admin-campaigns-`));
+  folder = ownStoreFolder('admin-campaigns');
   await withStoreAt(folder, (store) => seedCampaigns(store, ROWS, new Date()));
-  server = await startSiteServer({
-    LOCAL_STORE_DIR: folder,
-    ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-    SESSION_SECRET: E2E_SESSION_SECRET,
-  });
+  server = await startServerAt(folder);
 });
 
 test.afterAll(async () => {
-  await server?.stop();
-  rmSync(folder, { recursive: true, force: true });
+  await stopServerAt(server, folder);
 });
 
 const campaignsSection = (page: Page) => page.getByRole('region', { name: 'By campaign' });

@@ -1,17 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createSqliteStore } from '../support/stores';
 import { seedStore } from '../../scripts/admin/seed-store.ts';
-import { startSiteServer, type SiteServer } from '../../scripts/harness/site-server.ts';
+import type { SiteServer } from '../../scripts/harness/site-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../scripts/harness/webhook-receiver.ts';
 import { expectNoViolations } from '../support/axe';
-import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX } from '../support/e2e-env';
 import { proofFrom } from '../support/proof-of-work';
 import { overflow } from '../support/overflow';
 import { logIn } from '../support/admin-login';
+import { ownStoreFolder, startServerAt, stopServerAt } from '../support/own-server';
 
 /**
  * The owner checks that every lead reached someone, on a phone and on a laptop. The spec has a
@@ -46,7 +43,7 @@ async function outboxCounts() {
 }
 
 test.beforeAll(async () => {
-  folder = mkdtempSync(path.join(tmpdir(), `${E2E_STORE_PREFIX}admin-delivery-`));
+  folder = ownStoreFolder('admin-delivery');
   // Seeding reads its store settings from the environment; this worker's stays as it was.
   const saved = { ...process.env };
   try {
@@ -58,10 +55,7 @@ test.beforeAll(async () => {
   receiver = await startWebhookReceiver();
   // 410 (gone) is a permanent failure: the lead's webhook is dead at once.
   receiver.answer(410);
-  server = await startSiteServer({
-    LOCAL_STORE_DIR: folder,
-    ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-    SESSION_SECRET: E2E_SESSION_SECRET,
+  server = await startServerAt(folder, {
     LEAD_WEBHOOK_URL: receiver.url,
     LEAD_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
   });
@@ -90,9 +84,8 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await server?.stop();
   await receiver?.stop();
-  rmSync(folder, { recursive: true, force: true });
+  await stopServerAt(server, folder);
 });
 
 /** The page's own width against the window's: the page scrolls sideways when the first is larger. */

@@ -5,17 +5,15 @@
  * mail settings, so e-mails go to its outbox folder), so the subscribers it counts are its own and
  * sending the issue changes nothing the other specs see.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { startSiteServer, type SiteServer } from '../../scripts/harness/site-server.ts';
+import type { SiteServer } from '../../scripts/harness/site-server.ts';
 import type { ListPage, OutboxItem } from '../../src/shared/api';
 import { NEWSLETTER_PATHS } from '../../src/shared/pages';
 import { logIn } from '../support/admin-login';
-import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX, uniqueEmail } from '../support/e2e-env';
+import { uniqueEmail } from '../support/e2e-env';
 import { linkTo, mailsTo } from '../support/e2e-outbox';
 import { proofFrom } from '../support/proof-of-work';
+import { ownStoreFolder, startServerAt, stopServerAt } from '../support/own-server';
 
 /** The example issue of content/newsletter, and the first paragraph of its letter after the greeting. */
 const ISSUE = {
@@ -39,19 +37,12 @@ const origin = () => {
 };
 
 test.beforeAll(async () => {
-  folder = mkdtempSync(path.join(tmpdir(), `${E2E_STORE_PREFIX}admin-newsletter-`));
-  server = await startSiteServer({
-    LOCAL_STORE_DIR: folder,
-    ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-    SESSION_SECRET: E2E_SESSION_SECRET,
-    LEADS_NOTIFY_TO: TEAM,
-    RATE_LIMIT_PER_MINUTE: '1000',
-  });
+  folder = ownStoreFolder('admin-newsletter');
+  server = await startServerAt(folder, { LEADS_NOTIFY_TO: TEAM, RATE_LIMIT_PER_MINUTE: '1000' });
 });
 
 test.afterAll(async () => {
-  await server?.stop();
-  rmSync(folder, { recursive: true, force: true });
+  await stopServerAt(server, folder);
 });
 
 /** The dashboard's Newsletter section (the footer's sign-up is a region of that name too). */

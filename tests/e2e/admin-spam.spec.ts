@@ -1,13 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Store } from '../support/stores';
-import { startSiteServer, type SiteServer } from '../../scripts/harness/site-server.ts';
+import type { SiteServer } from '../../scripts/harness/site-server.ts';
 import { expectNoViolations } from '../support/axe';
-import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX, withStoreAt } from '../support/e2e-env';
+import { withStoreAt } from '../support/e2e-env';
 import { overflow } from '../support/overflow';
 import { logIn } from '../support/admin-login';
+import { ownStoreFolder, startServerAt, stopServerAt } from '../support/own-server';
 
 /**
  * The owner looks through what was held as spam, finds a real message among it and says "Not
@@ -35,7 +33,7 @@ let server: SiteServer | undefined;
 const withStore = <T>(work: (store: Store) => Promise<T>) => withStoreAt(folder, work);
 
 test.beforeAll(async () => {
-  folder = mkdtempSync(path.join(tmpdir(), `${E2E_STORE_PREFIX}admin-spam-`));
+  folder = ownStoreFolder('admin-spam');
   const now = Date.now();
   await withStore(async (store) => {
     await store.createLead(
@@ -70,16 +68,11 @@ test.beforeAll(async () => {
     for (let index = 0; index < 2; index += 1)
       await store.recordChallengeFailure('newsletter-subscribe', new Date(now));
   });
-  server = await startSiteServer({
-    LOCAL_STORE_DIR: folder,
-    ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-    SESSION_SECRET: E2E_SESSION_SECRET,
-  });
+  server = await startServerAt(folder);
 });
 
 test.afterAll(async () => {
-  await server?.stop();
-  rmSync(folder, { recursive: true, force: true });
+  await stopServerAt(server, folder);
 });
 
 async function expectNoSidewaysScroll(page: Page, where: string) {

@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { startSiteServer, type SiteServer } from '../../scripts/harness/site-server.ts';
+import type { SiteServer } from '../../scripts/harness/site-server.ts';
 import { logIn as logInAt } from '../support/admin-login';
-import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX, uniqueEmail } from '../support/e2e-env';
+import { E2E_ADMIN_PASSWORD, uniqueEmail } from '../support/e2e-env';
+import { ownStoreFolder, startServerAt, stopServerAt } from '../support/own-server';
 
 async function logIn(page: Page, password = E2E_ADMIN_PASSWORD) {
   await page.goto('/admin/insights');
@@ -109,16 +108,11 @@ test.describe('"Log out everywhere"', () => {
   let folder: string;
   let server: SiteServer | undefined;
   test.beforeAll(async () => {
-    folder = mkdtempSync(path.join(tmpdir(), `${E2E_STORE_PREFIX}logout-everywhere-`));
-    server = await startSiteServer({
-      LOCAL_STORE_DIR: folder,
-      ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-      SESSION_SECRET: E2E_SESSION_SECRET,
-    });
+    folder = ownStoreFolder('logout-everywhere');
+    server = await startServerAt(folder);
   });
   test.afterAll(async () => {
-    await server?.stop();
-    rmSync(folder, { recursive: true, force: true });
+    await stopServerAt(server, folder);
   });
 
   test('ends the session of another browser too', async ({ page, browser }) => {
