@@ -31,22 +31,15 @@ export const MINI_APP_ICONS = [
  * editor wrote them: the YAML reader turns `2026-02-30` into 2 March and `2026-13-45` into a day
  * of 2027 before any schema sees it, so a post would move, or vanish as scheduled, without a word.
  */
-export function impossibleDates(text: string, fields: readonly string[]): string[] {
+function impossibleDates(text: string, fields: readonly string[]): string[] {
   const frontMatter = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
   return fields.flatMap((field) => {
     const written = new RegExp(`^${field}:[ \\t]*['"]?(\\d{4})-(\\d{2})-(\\d{2})\\b`, 'm').exec(frontMatter);
     if (!written) return [];
-    const [, year, month, day] = written.map(Number) as [number, number, number, number];
+    const [year, month, day] = written.slice(1).map(Number) as [number, number, number];
     const date = new Date(Date.UTC(year, month - 1, day));
     const real = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-    return real
-      ? []
-      : [
-          `${field}: ${written[0]
-            .slice(field.length + 1)
-            .trim()
-            .replace(/['"]/g, '')}`,
-        ];
+    return real ? [] : [`${field}: ${written.slice(1).join('-')}`];
   });
 }
 
@@ -58,10 +51,11 @@ function withCalendarDates(loader: Loader, fields: readonly string[]): Loader {
       loader.load({
         ...context,
         parseData(entry) {
-          const wrong = entry.filePath ? impossibleDates(readFileSync(entry.filePath, 'utf8'), fields) : [];
-          if (wrong.length > 0 && entry.filePath)
+          const file = entry.filePath;
+          const wrong = file ? impossibleDates(readFileSync(file, 'utf8'), fields) : [];
+          if (file && wrong.length > 0)
             throw new Error(
-              `${path.relative(fileURLToPath(context.config.root), entry.filePath)}: ${wrong.join(', ')} is not a day of the calendar; write the date as YYYY-MM-DD`,
+              `${path.relative(fileURLToPath(context.config.root), file)}: ${wrong.join(', ')} is not a day of the calendar; write the date as YYYY-MM-DD`,
             );
           return context.parseData(entry);
         },

@@ -1042,7 +1042,7 @@ describe.each([
 
     expect(await store.deleteSubscriber(email)).toEqual({ entries: ['issue-1:erase.me@example.com'] });
     expect((await adapter.dump()).filter((line) => line.includes(email))).toEqual([]);
-    // The sign-up's key still answers its retry, and a retry of the erased sign-up stores it anew.
+    // The sign-up's key, holding no address now, still answers a retry of the sign-up as a repeat.
     const retry = await store.subscribe(signUp, LATER, {
       idempotencyKey: 'newsletter-subscribe:erase-1',
       bodyDigest: 'body-1',

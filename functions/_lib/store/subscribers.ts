@@ -109,12 +109,11 @@ export function subscriberVerbs(backend: Backend) {
         // Nearly every sign-up is a new address: one round trip.
         assumeAbsent: true,
         plan(values) {
-          const admitted = admit(values, options, signUpRef(input.email), now);
+          const ref = signUpRef(input.email);
+          const admitted = admit(values, options, ref, now);
           if ('repeatOf' in admitted) {
             // A key marked before digests were kept holds the address itself.
-            const first = KEYS.subscriber(
-              admitted.repeatOf === signUpRef(input.email) ? input.email : admitted.repeatOf,
-            );
+            const first = KEYS.subscriber(admitted.repeatOf === ref ? input.email : admitted.repeatOf);
             if (!values.has(first)) return { needs: [first] };
             return { result: { record: subscriberOf(values.get(first)), queued: [], created: false, repeated: true } };
           }
