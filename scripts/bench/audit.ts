@@ -130,8 +130,12 @@ function workBeforeLcp(events: TraceEvent[], url: string): number {
   );
 }
 
+/** Lighthouse's benchmarkIndex of every run: its measure of this machine's CPU (see the note under the table). */
+const benchmarkIndexes: number[] = [];
+
 /** What the table takes from one Lighthouse run: its LCP and the main thread's work before it (ms). */
 function runFigures(result: Awaited<ReturnType<typeof lighthouseRun>>) {
+  benchmarkIndexes.push(result.lhr.environment.benchmarkIndex);
   return {
     lcp: result.lhr.audits['largest-contentful-paint']?.numericValue ?? 0,
     work: workBeforeLcp(
@@ -226,6 +230,9 @@ console.log(
   `\nLighthouse, mobile, simulated throttling, median of ${RUNS} runs (reports in reports/lighthouse/); each run of a page follows a run of the floor page, and LCP/floor is the page's median LCP over the median of those floor runs ("floor ms"). "work ms" is the main thread's work from the document's parsing to its largest paint as observed on this machine, page and floor: Lighthouse counts a task that lays out 2 times over in LCP and any other (the parse) 4 times over, so each millisecond a page does beyond the floor's adds 2 to 4 ms, 0.3% to 0.6% of the floor's LCP\n`,
 );
 console.table(rows);
+console.log(
+  `\nThis machine's CPU, as Lighthouse measures it (benchmarkIndex, median of ${benchmarkIndexes.length} runs): ${Math.round(median(benchmarkIndexes))}. Lighthouse's 4× slowdown is meant for a machine of 1,500 to 2,000, where it makes a mid-tier phone; a machine below that makes a slower phone and widens every LCP/floor, one above it a faster phone. Compare audits made on machines of about the same index.`,
+);
 if (misses.length > 0) {
   console.error(`\nBudgets missed:\n- ${misses.join('\n- ')}`);
   if (floorMisses.length > 0)
