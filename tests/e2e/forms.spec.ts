@@ -32,6 +32,44 @@ test.describe('newsletter form on a blog post', () => {
     expect(posted).toBe(false);
   });
 
+  /**
+   * The blog post with its newsletter form's script held back a moment once asked for (it comes
+   * only when someone reaches for the form), so that a press lands while the button is still
+   * disabled, as a first tap does on a slow phone.
+   */
+  async function postWithSlowForm(page: Page) {
+    await page.route('**/_astro/NewsletterSignup.*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.goto(POST);
+    await page.waitForFunction(() => 'interaction' in ((window as { Astro?: object }).Astro ?? {}));
+    return blogForm(page);
+  }
+
+  test('a first press of Subscribe made while the form is still loading is not lost', async ({ page }) => {
+    const form = await postWithSlowForm(page);
+    const subscribe = form.getByRole('button', { name: 'Subscribe' });
+    await subscribe.scrollIntoViewIfNeeded();
+    await expect(subscribe).toBeDisabled();
+    // A real press, not Playwright's click(), which would wait for the button to be enabled.
+    const box = await subscribe.boundingBox();
+    if (!box) throw new Error('the Subscribe button is not on the page');
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await expect(form.getByText('First name is required')).toBeVisible();
+    await expect(form.getByText('Last name is required')).toBeVisible();
+    await expect(form.getByText('Please enter a valid email address')).toBeVisible();
+  });
+
+  test('Enter in a field while the form is still loading sends it once it has come', async ({ page }) => {
+    const form = await postWithSlowForm(page);
+    await form.getByLabel('First name').focus();
+    await expect(form.getByRole('button', { name: 'Subscribe' })).toBeDisabled();
+    await page.keyboard.press('Enter');
+    await expect(form.getByText('First name is required')).toBeVisible();
+    await expect(form.getByText('Please enter a valid email address')).toBeVisible();
+  });
+
   test('subscribes: "Subscribing...", a success toast, an empty form and the record stored', async ({ page }) => {
     const email = uniqueEmail('blog');
     await slowDown(page, '/api/subscribers');
