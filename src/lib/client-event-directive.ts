@@ -1,19 +1,51 @@
 import type { ClientDirective } from 'astro';
 
+/** `client:event="name"`, or `client:event={{ name, key }}` for an island that also answers a key. */
+type EventOptions = string | { name?: string; key?: string };
+
 /**
- * `client:event="name"` hydrates an island the first time `name` is dispatched on window,
- * so a component nobody needs yet (the toaster) costs no JavaScript until it is needed.
+ * `client:event="name"` hydrates an island the first time `name` is dispatched on window, so a
+ * component nobody needs yet (the toaster) costs no JavaScript until it is needed. With `key` (a
+ * `KeyboardEvent.code`, such as `F8`), pressing that key before then hydrates it too, and the press
+ * is made again once the island has rendered, so that the key does there what it is for (F8
+ * reaches the notification area) rather than only bringing the island.
  */
-const eventDirective: ClientDirective = (load, options) => {
-  const name = typeof options.value === 'string' && options.value ? options.value : 'hydrate';
-  window.addEventListener(
-    name,
-    async () => {
+const eventDirective: ClientDirective = (load, options, element) => {
+  const value = options.value as EventOptions;
+  const { name = 'hydrate', key } = typeof value === 'string' ? { name: value || undefined } : (value ?? {});
+  let hydrating: Promise<void> | undefined;
+  const hydrateOnce = () =>
+    (hydrating ??= (async () => {
       const hydrate = await load();
       await hydrate();
-    },
-    { once: true },
-  );
+    })());
+  window.addEventListener(name, () => void hydrateOnce(), { once: true });
+  if (!key) return;
+  const onKey = (event: KeyboardEvent) => {
+    if (event.code !== key) return;
+    removeEventListener('keydown', onKey);
+    // Coming or there already: the island answers the key itself.
+    if (hydrating) return;
+    void hydrateOnce().then(() => pressAgainOnceRendered(element, event));
+  };
+  addEventListener('keydown', onKey);
 };
+
+/** Presses `event`'s key again once the island shows something, after its effects have run. */
+function pressAgainOnceRendered(element: HTMLElement, event: KeyboardEvent) {
+  const press = () =>
+    requestAnimationFrame(() =>
+      setTimeout(() =>
+        document.dispatchEvent(new KeyboardEvent('keydown', { key: event.key, code: event.code, bubbles: true })),
+      ),
+    );
+  if (element.firstElementChild) return press();
+  const observer = new MutationObserver(() => {
+    if (!element.firstElementChild) return;
+    observer.disconnect();
+    press();
+  });
+  observer.observe(element, { childList: true });
+}
 
 export default eventDirective;

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { settled } from '../support/settled';
 import { brokenOrigin, storedLead, storedLeads, storedSubscriber, uniqueEmail } from '../support/e2e-env';
 
 const POST = '/blog/what-to-automate-first';
@@ -286,6 +287,13 @@ test.describe('contact form', () => {
 });
 
 test.describe('toasts', () => {
+  test('F8 moves focus to the notification area before any toast has been shown', async ({ page }) => {
+    await page.goto('/blog');
+    await settled(page);
+    await page.keyboard.press('F8');
+    await expect(page.getByRole('region', { name: 'Notification' }).locator('ol')).toBeFocused();
+  });
+
   test('show one at a time, and F8 moves focus to the notification area', async ({ page }) => {
     await page.goto(POST);
     const form = blogForm(page);
