@@ -3,7 +3,7 @@
  * Editors change files under content/; these schemas check them at build time
  * and name the file and field when something is wrong.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineCollection, reference, type SchemaContext } from 'astro:content';
@@ -27,23 +27,32 @@ export const MINI_APP_ICONS = [
 ] as const;
 
 /**
- * The date fields of a markdown file's front matter that are not days of the calendar, as the
- * editor wrote them: the YAML reader turns `2026-02-30` into 2 March and `2026-13-45` into a day
- * of 2027 before any schema sees it, so a post would move, or vanish as scheduled, without a word.
+ * What is wrong with the date fields of a markdown file's front matter, one line per field, as the
+ * editor wrote them. The YAML reader turns `2026-02-30` into 2 March and `2026-13-45` into a day of
+ * 2027 before any schema sees it, so a post would move, or vanish as scheduled, without a word; and
+ * the schema's coerce.date() calls a value that is no date at all ("next week") an object.
  */
-function impossibleDates(text: string, fields: readonly string[]): string[] {
+function wrongDates(text: string, data: Record<string, unknown>, fields: readonly string[]): string[] {
   const frontMatter = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
   return fields.flatMap((field) => {
+    // A missing date is the schema's to report.
+    const value = data[field];
+    if (value === undefined || value === null) return [];
     const written = new RegExp(`^${field}:[ \\t]*['"]?(\\d{4})-(\\d{2})-(\\d{2})\\b`, 'm').exec(frontMatter);
-    if (!written) return [];
-    const [year, month, day] = written.slice(1).map(Number) as [number, number, number];
-    const date = new Date(Date.UTC(year, month - 1, day));
-    const real = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-    return real ? [] : [`${field}: ${written.slice(1).join('-')}`];
+    if (written) {
+      const [year, month, day] = written.slice(1).map(Number) as [number, number, number];
+      const date = new Date(Date.UTC(year, month - 1, day));
+      const real = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+      if (!real) return [`${field}: ${written.slice(1).join('-')} is not a day of the calendar`];
+    }
+    // Only YYYY-MM-DD is a date here: Date() would also read 10/11/2026, as 11 October.
+    const date = value instanceof Date ? value : written ? new Date(String(value)) : undefined;
+    if (date && !Number.isNaN(date.getTime())) return [];
+    return [`${field}: ${typeof value === 'string' ? value : JSON.stringify(value)} is not a date`];
   });
 }
 
-/** A glob loader whose files' date fields must be days of the calendar: the build fails naming the file and the field. */
+/** A glob loader whose files' date fields must be dates, YYYY-MM-DD, and days of the calendar: the build fails naming the file and the field. */
 function withCalendarDates(loader: Loader, fields: readonly string[]): Loader {
   return {
     ...loader,
@@ -52,14 +61,48 @@ function withCalendarDates(loader: Loader, fields: readonly string[]): Loader {
         ...context,
         parseData(entry) {
           const file = entry.filePath;
-          const wrong = file ? impossibleDates(readFileSync(file, 'utf8'), fields) : [];
+          const wrong = file ? wrongDates(readFileSync(file, 'utf8'), entry.data, fields) : [];
           if (file && wrong.length > 0)
             throw new Error(
-              `${path.relative(fileURLToPath(context.config.root), file)}: ${wrong.join(', ')} is not a day of the calendar; write the date as YYYY-MM-DD`,
+              `${path.relative(fileURLToPath(context.config.root), file)}: ${wrong.join('; ')}; write the date as YYYY-MM-DD`,
             );
           return context.parseData(entry);
         },
       }),
+  };
+}
+
+/**
+ * A glob loader whose image fields must name files, each field with the folder of content/ its
+ * images go in. Astro looks for them only when it bundles the pages, and then names neither the
+ * file nor the field. The path is looked up as image() does: from the markdown file's folder, or
+ * from the site's root when it starts with `/`; an address (`https://…`) is left to image().
+ */
+function withImageFiles(loader: Loader, folders: Readonly<Record<string, string>>): Loader {
+  return {
+    ...loader,
+    load: (context) => {
+      const root = fileURLToPath(context.config.root);
+      const fromRoot = (to: string) => path.relative(root, to) || '.';
+      return loader.load({
+        ...context,
+        parseData(entry) {
+          const file = entry.filePath && path.resolve(root, entry.filePath);
+          for (const [field, folder] of Object.entries(folders)) {
+            const written = entry.data[field];
+            if (!file || typeof written !== 'string' || written.includes('://')) continue;
+            const here = path.dirname(file);
+            const found = written.startsWith('/') ? path.join(root, written) : path.resolve(here, written);
+            if (statSync(found, { throwIfNoEntry: false })?.isFile()) continue;
+            const example = path.join(path.relative(here, path.join(root, folder)), `<name>${path.extname(written)}`);
+            throw new Error(
+              `${fromRoot(file)}: ${field}: ${written} is not a file in ${fromRoot(path.dirname(found))}; write the path relative to the markdown file, e.g. ${example}`,
+            );
+          }
+          return context.parseData(entry);
+        },
+      });
+    },
   };
 }
 
@@ -90,7 +133,7 @@ export const sectorSchema = ({ image }: SchemaContext) =>
 
 const sectors = defineCollection({
   // The markdown body is the sector page's main text: what the firm automates for this kind of business.
-  loader: glob({ pattern: '*.md', base: './content/sectors' }),
+  loader: withImageFiles(glob({ pattern: '*.md', base: './content/sectors' }), { image: 'content/images/sectors' }),
   schema: sectorSchema,
 });
 
@@ -139,7 +182,10 @@ export const blogSchema = ({ image }: SchemaContext) =>
   });
 
 const blog = defineCollection({
-  loader: withCalendarDates(glob({ pattern: '**/*.md', base: './content/blog' }), ['publishedDate', 'updatedDate']),
+  loader: withImageFiles(
+    withCalendarDates(glob({ pattern: '**/*.md', base: './content/blog' }), ['publishedDate', 'updatedDate']),
+    { image: 'content/images/blog' },
+  ),
   schema: blogSchema,
 });
 

@@ -45,16 +45,23 @@ describe('content validation at build time', () => {
     expect(output).toMatch(/summary/);
   });
 
-  test('a blog post with a malformed date fails the build, naming the file and the field', () => {
-    site = copySite();
-    edit(site, 'content/blog/what-to-automate-first.md', (text) =>
-      text.replace(/^publishedDate: .*$/m, 'publishedDate: next tuesday'),
-    );
-    const { status, output } = site.build();
-    expect(status).not.toBe(0);
-    expect(output).toContain('content/blog/what-to-automate-first.md');
-    expect(output).toContain('publishedDate');
-  });
+  test.each([
+    ['"next week"', 'next week'],
+    ['20/11/2026', '20/11/2026'],
+  ])(
+    'a date that is not a date (publishedDate: %s) fails the build, naming the file and the field and the format',
+    (written, shown) => {
+      site = copySite();
+      edit(site, 'content/blog/what-to-automate-first.md', (text) =>
+        text.replace(/^publishedDate: .*$/m, `publishedDate: ${written}`),
+      );
+      const { status, output } = site.build();
+      expect(status).not.toBe(0);
+      expect(output).toContain(
+        `content/blog/what-to-automate-first.md: publishedDate: ${shown} is not a date; write the date as YYYY-MM-DD`,
+      );
+    },
+  );
 
   test('a date that is not a day of the calendar fails the build, naming the file and the field', () => {
     // The YAML reader alone would make it 2 March, and the post would move without a word.
@@ -193,6 +200,26 @@ describe('illustrations', () => {
       /<template data-after-paint><img src="\/_astro\/automated-appointment-scheduling\.[\w-]+\.svg" width="1200" height="630" alt(?:="")? loading="lazy"/,
     );
   });
+
+  const POST = 'content/blog/what-to-automate-first.md';
+  test.each([
+    // A file that is not there, written as README does, without its ../ and from the site's root.
+    [POST, '../images/blog/nope.svg', 'content/images/blog', '../images/blog/<name>.svg'],
+    [POST, 'images/blog/nope.svg', 'content/blog/images/blog', '../images/blog/<name>.svg'],
+    [POST, '/images/blog/nope.svg', 'images/blog', '../images/blog/<name>.svg'],
+    ['content/sectors/saas.md', '../images/sectors/nope.png', 'content/images/sectors', '../images/sectors/<name>.png'],
+  ])(
+    'a cover that is not a file (%s: image: %s) fails the build, naming the file, the field and the folder it looked in',
+    (file, written, folder, example) => {
+      site = copySite();
+      edit(site, file, (text) => text.replace(/^image: .*$/m, `image: ${written}`));
+      const { status, output } = site.build();
+      expect(status).not.toBe(0);
+      expect(output).toContain(
+        `${file}: image: ${written} is not a file in ${folder}; write the path relative to the markdown file, e.g. ${example}`,
+      );
+    },
+  );
 
   test('an SVG that carries a script fails the build, naming the file', () => {
     site = copySite();
