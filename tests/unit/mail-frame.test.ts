@@ -44,6 +44,7 @@ describe('takeStylesOut', () => {
 
   test('leaves an e-mail of the one layout with no style attribute, its text and links unchanged', () => {
     const { html } = renderMail(
+      'https://example.com',
       'A subject with "quotes" & <brackets>',
       [
         { kind: 'paragraph', text: 'Hello Ada,\nstyle="not an attribute"' },

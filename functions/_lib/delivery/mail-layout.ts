@@ -101,8 +101,11 @@ function blockText(block: Block): string {
   }
 }
 
-/** The message's two parts. `footer` closes it (why they got it, how to leave). */
-export function renderMail(heading: string, blocks: Block[], footer: Block[] = []): Rendered {
+/**
+ * The message's two parts. `footer` closes it (why they got it, how to leave); `origin` is the
+ * site's address the e-mail's links point at, which the footer names too.
+ */
+export function renderMail(origin: string, heading: string, blocks: Block[], footer: Block[] = []): Rendered {
   const address = [site.address.street, site.address.locality, site.address.postalCode].join(', ');
   const text = [
     heading,
@@ -116,7 +119,7 @@ export function renderMail(heading: string, blocks: Block[], footer: Block[] = [
     ...footer.map(blockText),
     `${site.name} · ${site.tagline}`,
     address,
-    site.url,
+    origin,
   ].join('\n');
   const html = `<!doctype html>
 <html lang="en">
@@ -130,7 +133,7 @@ ${blocks.map(blockHtml).join('\n')}
 </div>
 <div style="padding:16px 8px 0">
 ${footer.map(blockHtml).join('\n')}
-<p style="margin:0;font-size:12px;line-height:1.5;color:${MUTED}">${escapeHtml(site.name)} · ${escapeHtml(site.tagline)}<br>${escapeHtml(address)}<br><a href="${escapeHtml(site.url)}" style="color:${BRAND}">${escapeHtml(site.url.replace(/^https?:\/\//, ''))}</a></p>
+<p style="margin:0;font-size:12px;line-height:1.5;color:${MUTED}">${escapeHtml(site.name)} · ${escapeHtml(site.tagline)}<br>${escapeHtml(address)}<br><a href="${escapeHtml(origin)}" style="color:${BRAND}">${escapeHtml(new URL(origin).host)}</a></p>
 </div>
 </div>
 </body>

@@ -24,7 +24,7 @@ export interface MailingRecord {
   status: 'sending' | 'skipped';
   requestedAt?: string;
   requestedBy?: 'owner' | 'automatic';
-  /** The site's origin for the unsubscribe links, as it was when sending was asked for. */
+  /** The site's origin for the e-mails' links (the page, the unsubscribe), as it was when sending was asked for. */
   origin?: string;
   /** While the fan-out runs, where it stopped: the next batch starts after this subscriber. */
   cursor?: SubscriberCursor;

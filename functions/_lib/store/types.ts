@@ -69,7 +69,7 @@ export type OutboxMessage =
       firstName?: string;
       /** Where and when they subscribed, from their consent record; absent in a test. */
       consent?: { subscribedAt: string; page?: string };
-      /** The site's origin for the unsubscribe links. */
+      /** The site's origin for every link of the e-mail to the site: the page, the unsubscribe, the footer's. */
       origin: string;
       /** The recipient's unsubscribe token: a secret, removed once the e-mail is sent. */
       unsubscribe: string;

@@ -24,6 +24,7 @@ export function confirmationEntry(input: SubscribeInput, now: Date, settings: De
   const leave = sealLink({ a: 'unsubscribe', e: input.email, x: now.getTime() + UNSUBSCRIBE_LINK_TTL_MS });
   const unsubscribePage = linkUrl(settings.origin, LINK_PAGES.unsubscribe, leave);
   const body = renderMail(
+    settings.origin,
     'Please confirm your subscription',
     [
       { kind: 'paragraph', text: greeting(input.firstName) },

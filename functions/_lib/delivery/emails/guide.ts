@@ -14,6 +14,7 @@ export function guideEntry(lead: Lead, settings: DeliverySettings): NewOutboxEnt
   if (!guidePath) return undefined;
   const url = `${settings.origin}${guidePath}`;
   const body = renderMail(
+    settings.origin,
     'Your guide is ready',
     [
       { kind: 'paragraph', text: greeting(lead.name) },
@@ -34,7 +35,7 @@ export function guideEntry(lead: Lead, settings: DeliverySettings): NewOutboxEnt
     [
       {
         kind: 'small',
-        text: `You get this e-mail because the guide was requested with this address on ${site.url.replace(/^https?:\/\//, '')}. It does not add you to any mailing list.`,
+        text: `You get this e-mail because the guide was requested with this address on ${new URL(settings.origin).host}. It does not add you to any mailing list.`,
       },
     ],
   );

@@ -23,6 +23,7 @@ function attributionRows(attribution: Attribution | undefined): [string, string 
 export function leadNotification(lead: Lead, settings: DeliverySettings): NewOutboxEntry {
   const who = lead.company ? `${lead.name} (${lead.company})` : lead.name;
   const notification = renderMail(
+    settings.origin,
     `New lead: ${who}`,
     [
       {

@@ -90,24 +90,38 @@ const day = (iso: string) =>
 /** Why the person gets the e-mail, from their consent record. */
 function whyLine(message: NewsletterMessage): string {
   if (!message.consent) return 'This is a test: each subscriber reads here when and on which page they subscribed.';
-  const where = message.consent.page ? ` on ${site.url.replace(/\/$/, '')}${message.consent.page}` : '';
+  const where = message.consent.page ? ` on ${message.origin}${message.consent.page}` : '';
   return `You get this because you subscribed to the ${site.name} newsletter on ${day(message.consent.subscribedAt)}${where}.`;
 }
 
+/**
+ * Moves the addresses a mailing has at the site, as the build wrote them (at the site's configured
+ * URL), onto the origin the e-mail's links point at. Deployed the two are the same and nothing
+ * moves; a local run opened on another port than the build's gets links that reach it, like its
+ * unsubscribe link. Only the origin itself moves, not one that merely starts with it
+ * (`http://localhost:43210`, `https://example.com.evil.example`).
+ */
+function movedTo(origin: string, mailing: Mailing): (text: string) => string {
+  const built = new URL(mailing.url).origin;
+  if (built === origin) return (text) => text;
+  const at = new RegExp(`${built.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w:@-]|\\.\\w)`, 'g');
+  return (text) => text.replaceAll(at, () => origin);
+}
+
 /** The body of a mailing: a post's cover, summary and link; an issue's letter and the posts it features. */
-function bodyBlocks(mailing: Mailing, all: readonly Mailing[]): Block[] {
+function bodyBlocks(mailing: Mailing, all: readonly Mailing[], moved: (text: string) => string): Block[] {
   if (mailing.kind === 'post')
     return [
-      { kind: 'image', url: mailing.imageUrl, alt: mailing.imageAlt },
+      { kind: 'image', url: moved(mailing.imageUrl), alt: mailing.imageAlt },
       { kind: 'paragraph', text: mailing.summary },
-      { kind: 'button', label: 'Read the post', url: mailing.url },
+      { kind: 'button', label: 'Read the post', url: moved(mailing.url) },
     ];
   const featured = mailing.posts.flatMap(
     (slug) => all.find((other) => other.kind === 'post' && other.slug === slug) ?? [],
   );
   return [
-    { kind: 'letter', html: mailing.html, text: mailing.text },
-    ...featured.map((post): Block => ({ kind: 'card', title: post.subject, text: post.summary, url: post.url })),
+    { kind: 'letter', html: moved(mailing.html), text: moved(mailing.text) },
+    ...featured.map((post): Block => ({ kind: 'card', title: post.subject, text: post.summary, url: moved(post.url) })),
   ];
 }
 
@@ -120,17 +134,19 @@ function bodyBlocks(mailing: Mailing, all: readonly Mailing[]): Block[] {
 export function composeNewsletter(mailing: Mailing, message: NewsletterMessage, all: readonly Mailing[]): MailMessage {
   const leave = message.unsubscribe;
   const unsubscribePage = linkUrl(message.origin, LINK_PAGES.unsubscribe, leave);
+  const moved = movedTo(message.origin, mailing);
   const body = renderMail(
+    message.origin,
     mailing.subject,
     [
       // An issue's letter opens with its own greeting; a post alert is greeted here.
       ...(message.firstName && mailing.kind === 'post'
         ? [{ kind: 'paragraph', text: greeting(message.firstName) } as const]
         : []),
-      ...bodyBlocks(mailing, all),
+      ...bodyBlocks(mailing, all, moved),
     ],
     [
-      { kind: 'link', label: 'Read it on the web', url: mailing.url },
+      { kind: 'link', label: 'Read it on the web', url: moved(mailing.url) },
       { kind: 'small', text: whyLine(message) },
       { kind: 'link', label: 'Unsubscribe with one click', url: unsubscribePage },
     ],
