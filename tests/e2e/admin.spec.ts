@@ -5,6 +5,11 @@ import { logIn as logInAt } from '../support/admin-login';
 import { E2E_ADMIN_PASSWORD, uniqueEmail } from '../support/e2e-env';
 import { ownStoreFolder, startServerAt, stopServerAt } from '../support/own-server';
 
+/** The example issue of content/newsletter, unsent on a fresh store. */
+const NEWSLETTER_ISSUE = 'Three small automations to set up before the new year';
+/** What the login form says when a call found the session ended. */
+const SESSION_ENDED = 'Your session has ended. Log in again to continue.';
+
 async function logIn(page: Page, password = E2E_ADMIN_PASSWORD) {
   await page.goto('/admin/insights');
   const form = page.getByRole('form', { name: 'Admin login' });
@@ -130,6 +135,52 @@ test.describe('"Log out everywhere"', () => {
       await elsewhere.reload();
       await expect(elsewhere.getByRole('form', { name: 'Admin login' })).toBeVisible();
       await expect(elsewhere.getByRole('button', { name: 'Logout', exact: true })).toHaveCount(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('sends another browser back to the login form at its next call, keeping what was typed', async ({
+    page,
+    browser,
+  }) => {
+    const origin = server?.origin ?? '';
+    const address = uniqueEmail('kept-test-address');
+    await logInAt(page, origin);
+    const other = await browser.newContext();
+    try {
+      const elsewhere = await other.newPage();
+      await logInAt(elsewhere, origin);
+      // Marks this document: a reload would lose the mark.
+      await elsewhere.evaluate(() => document.documentElement.setAttribute('data-not-reloaded', ''));
+      const issue = elsewhere.getByRole('article', { name: NEWSLETTER_ISSUE });
+      await issue.getByLabel('Test address').fill(address);
+
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Log out everywhere' }).click();
+      await expect(page.getByRole('form', { name: 'Admin login' })).toBeVisible();
+
+      // An action answered 401: the dashboard and its data give way to the login form and a notice.
+      await issue.getByRole('button', { name: 'Send a test' }).click();
+      const login = elsewhere.getByRole('form', { name: 'Admin login' });
+      await expect(login.getByRole('alert')).toHaveText(SESSION_ENDED);
+      await expect(elsewhere.getByRole('heading', { name: 'Dashboard', exact: true })).toHaveCount(0);
+      await expect(elsewhere.getByText('Could not send the test')).toHaveCount(0);
+      await expect(elsewhere.locator('html')).toHaveAttribute('data-not-reloaded');
+
+      // Logged in again, the address typed before is still there.
+      await login.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
+      await login.getByRole('button', { name: 'Log in' }).click();
+      await expect(issue.getByLabel('Test address')).toHaveValue(address);
+
+      // A query answered 401 (the preview, fetched when shown) does the same.
+      page.once('dialog', (dialog) => void dialog.accept());
+      await logInAt(page, origin);
+      await page.getByRole('button', { name: 'Log out everywhere' }).click();
+      await expect(page.getByRole('form', { name: 'Admin login' })).toBeVisible();
+      await issue.getByRole('button', { name: 'Preview' }).click();
+      await expect(login.getByRole('alert')).toHaveText(SESSION_ENDED);
+      await expect(elsewhere.locator('html')).toHaveAttribute('data-not-reloaded');
     } finally {
       await other.close();
     }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError, apiRequest, errorText, throwIfResNotOk } from '../../lib/api';
 import { Button } from '../ui/button';
 import { Field, FormAlert, Input } from '../ui/field';
@@ -8,7 +8,8 @@ const AdminDashboard = lazy(loadDashboard);
 
 type Session =
   | { state: 'checking' }
-  | { state: 'anonymous' }
+  /** `ended`: a call found the session over, and the login form says so. */
+  | { state: 'anonymous'; ended?: boolean }
   | { state: 'authenticated' }
   | { state: 'not-configured'; message: string }
   | { state: 'failed' };
@@ -19,6 +20,9 @@ type Session =
  */
 export function AdminApp({ analyticsUrl }: { analyticsUrl?: string }) {
   const [session, setSession] = useState<Session>({ state: 'checking' });
+
+  const logOut = useCallback(() => setSession({ state: 'anonymous' }), []);
+  const endSession = useCallback(() => setSession({ state: 'anonymous', ended: true }), []);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -45,11 +49,11 @@ export function AdminApp({ analyticsUrl }: { analyticsUrl?: string }) {
         </Panel>
       );
     case 'anonymous':
-      return <LoginForm onLogin={() => setSession({ state: 'authenticated' })} />;
+      return <LoginForm sessionEnded={session.ended} onLogin={() => setSession({ state: 'authenticated' })} />;
     case 'authenticated':
       return (
         <Suspense fallback={<Panel>Loading the dashboard…</Panel>}>
-          <AdminDashboard analyticsUrl={analyticsUrl} onLogout={() => setSession({ state: 'anonymous' })} />
+          <AdminDashboard analyticsUrl={analyticsUrl} onLogout={logOut} onSessionEnd={endSession} />
         </Suspense>
       );
   }
@@ -86,8 +90,10 @@ function NotConfigured({ message }: { message: string }) {
   );
 }
 
-function LoginForm({ onLogin }: { onLogin: () => void }) {
-  const [error, setError] = useState<ReactNode>();
+function LoginForm({ sessionEnded = false, onLogin }: { sessionEnded?: boolean; onLogin: () => void }) {
+  const [error, setError] = useState<ReactNode>(
+    sessionEnded ? 'Your session has ended. Log in again to continue.' : undefined,
+  );
   const [submitting, setSubmitting] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {

@@ -6,6 +6,7 @@ import { Field, Input } from '../../ui/field';
 import { MailPreview } from './MailPreview';
 import { count, moment, plural, when } from './record-text';
 import { useAdminAction } from './use-admin-action';
+import { useDraft } from './use-draft';
 
 const STATUS_TONE = { unsent: 'waiting', sending: 'waiting', sent: 'success', skipped: 'neutral' } as const;
 const STATUS_WORD: Record<MailingStatus, string> = {
@@ -56,17 +57,17 @@ function MailingState({ item, autoSend }: { item: NewsletterItem; autoSend: bool
 
 /** "Send a test": to the address typed in, else to LEADS_NOTIFY_TO (`testTo`). */
 function SendTest({
-  subject,
+  item,
   testTo,
   busy,
   onSend,
 }: {
-  subject: string;
+  item: NewsletterItem;
   testTo: string[];
   busy: boolean;
   onSend: (body: { to?: string }) => void;
 }) {
-  const [address, setAddress] = useState('');
+  const [address, setAddress] = useDraft(`test-address ${item.id}`);
   const to = address.trim();
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -75,7 +76,7 @@ function SendTest({
   }
 
   return (
-    <form aria-label={`Send a test of “${subject}”`} onSubmit={submit} className="flex flex-wrap items-end gap-3">
+    <form aria-label={`Send a test of “${item.subject}”`} onSubmit={submit} className="flex flex-wrap items-end gap-3">
       <Field label="Test address" optional className="min-w-0 flex-1 basis-56">
         {(control) => (
           <Input
@@ -156,7 +157,7 @@ function UnsentActions({ item, page }: { item: NewsletterItem; page: NewsletterP
         </Button>
       </div>
       {showPreview && <MailPreview id={previewId} path={`${path}/preview`} />}
-      <SendTest subject={item.subject} testTo={page.testTo} busy={busy} onSend={(body) => test.mutate(body)} />
+      <SendTest item={item} testTo={page.testTo} busy={busy} onSend={(body) => test.mutate(body)} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, errorText } from '../../../lib/api';
+import { isSessionEnded } from '../../../lib/query-client';
 import { toast } from '../../../stores/toasts';
 
 /** What a toast says once an action is done. */
@@ -36,6 +37,9 @@ export function useAdminAction<Answer = unknown>({ method, path, done, failed }:
       toast(message);
       await client.invalidateQueries();
     },
-    onError: (failure) => toast({ title: failed, description: errorText(failure), variant: 'destructive' }),
+    onError: (failure) => {
+      // The login form says the session ended; a toast would say it again, less clearly.
+      if (!isSessionEnded(failure)) toast({ title: failed, description: errorText(failure), variant: 'destructive' });
+    },
   });
 }
