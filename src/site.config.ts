@@ -22,6 +22,26 @@ function text(value: string | undefined, fallback: string): string {
   return value?.trim() || fallback;
 }
 
+/**
+ * Countries whose addresses put the postal code after the town (`Manchester M1 3HE`, `Dublin D02
+ * X285`); most others, continental Europe's among them, put it before (`10115 Berlin`).
+ */
+const POSTAL_CODE_AFTER_TOWN = new Set(['AU', 'CA', 'GB', 'IE', 'IN', 'NZ', 'US', 'ZA']);
+
+function postalAddress(street: string, locality: string, postalCode: string, country: string) {
+  const town = POSTAL_CODE_AFTER_TOWN.has(country.toUpperCase())
+    ? `${locality} ${postalCode}`
+    : `${postalCode} ${locality}`;
+  return {
+    street,
+    locality,
+    postalCode,
+    country,
+    /** The address as it is written in its country, a line each: the street, then the town with its postal code. */
+    lines: [street, town] as const,
+  };
+}
+
 /** Reads the site configuration from an environment; exported for astro.config.mjs and tests. */
 export function readSiteConfig(env: Env) {
   // On Netlify, URL is the site's main address; an explicit PUBLIC_SITE_URL wins.
@@ -44,13 +64,13 @@ export function readSiteConfig(env: Env) {
     assetsUrl: (previewUrl ?? url).replace(/\/$/, ''),
     /** Where people can write to the firm. */
     email: text(env.PUBLIC_CONTACT_EMAIL, 'hello@loopwork.example'),
-    /** Postal address, shown on the contact page and in structured data. */
-    address: {
-      street: text(env.PUBLIC_ADDRESS_STREET, '12 Canal Street, Suite 4'),
-      locality: text(env.PUBLIC_ADDRESS_LOCALITY, 'Manchester'),
-      postalCode: text(env.PUBLIC_ADDRESS_POSTAL_CODE, 'M1 3HE'),
-      country: text(env.PUBLIC_ADDRESS_COUNTRY, 'GB'),
-    },
+    /** Postal address, shown on the contact page, in the e-mails' footer and in structured data. */
+    address: postalAddress(
+      text(env.PUBLIC_ADDRESS_STREET, '12 Canal Street, Suite 4'),
+      text(env.PUBLIC_ADDRESS_LOCALITY, 'Manchester'),
+      text(env.PUBLIC_ADDRESS_POSTAL_CODE, 'M1 3HE'),
+      text(env.PUBLIC_ADDRESS_COUNTRY, 'GB'),
+    ),
     /** The firm's LinkedIn page. */
     linkedinUrl: optionalUrl(env.PUBLIC_LINKEDIN_URL) ?? 'https://www.linkedin.com/company/loopwork-automation',
     /** An external contact form to embed (an iframe) in the contact modal, /contact and /zoho; unset means the site's own. */

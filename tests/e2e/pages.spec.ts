@@ -137,7 +137,10 @@ test.describe('contact, zoho and privacy', () => {
         .first(),
     ).toBeVisible();
     await expect(page.getByRole('main').locator('a[href^="mailto:"]').first()).toBeVisible();
-    await expect(page.getByRole('main').locator('address')).toBeVisible();
+    // As a British address is written: the postal code after the town.
+    await expect(page.getByRole('main').locator('address')).toHaveText(
+      /^\s*12 Canal Street, Suite 4\s*Manchester M1 3HE\s*$/,
+    );
     // The details beside the form promise what every other reply promise on the site does, no less.
     await expect(page.getByRole('main').locator('dt:has-text("Response time") + dd')).toHaveText('Within 24 hours');
   });

@@ -34,6 +34,22 @@ describe('readSiteConfig', () => {
     });
   });
 
+  test.each([
+    ['GB', 'Manchester M1 3HE'],
+    ['IE', 'Manchester M1 3HE'],
+    ['us', 'Manchester M1 3HE'],
+    ['DE', 'M1 3HE Manchester'],
+    ['FR', 'M1 3HE Manchester'],
+  ])('writes an address of %s with its postal code where that country puts it', (country, town) => {
+    const site = readSiteConfig({
+      PUBLIC_ADDRESS_STREET: '12 Canal Street',
+      PUBLIC_ADDRESS_LOCALITY: 'Manchester',
+      PUBLIC_ADDRESS_POSTAL_CODE: 'M1 3HE',
+      PUBLIC_ADDRESS_COUNTRY: country,
+    });
+    expect(site.address.lines).toEqual(['12 Canal Street', town]);
+  });
+
   test("falls back to Netlify's URL when PUBLIC_SITE_URL is unset", () => {
     expect(readSiteConfig({ URL: 'https://loopwork.netlify.app' }).url).toBe('https://loopwork.netlify.app');
   });

@@ -106,7 +106,7 @@ function blockText(block: Block): string {
  * site's address the e-mail's links point at, which the footer names too.
  */
 export function renderMail(origin: string, heading: string, blocks: Block[], footer: Block[] = []): Rendered {
-  const address = [site.address.street, site.address.locality, site.address.postalCode].join(', ');
+  const address = site.address.lines.join(', ');
   const text = [
     heading,
     '='.repeat(Math.min(heading.length, 60)),
