@@ -349,6 +349,22 @@ describe.each(backends)('delivery on %s', (_name, backend) => {
     expect(((await stale.json()) as { error: string }).error).toMatch(/^You unsubscribed after this link was sent/);
     expect(await store.getSubscriber('grace@example.com')).toMatchObject({ status: 'unsubscribed' });
     expect(receiver.requests).toHaveLength(1);
+
+    // Signing up again within the hour, after leaving: that page asks for the link in a new e-mail,
+    // and it comes at once. A further sign-up within the hour sends no more.
+    expect((await postJson(newsletterSubscribe, '/api/newsletter/subscribe', person)).status).toBe(201);
+    const [, again] = await smtp.waitFor(2);
+    expect(addresses(again!, 'to')).toEqual(['grace@example.com']);
+    const renewed = await postJson(newsletterConfirm, '/api/newsletter/confirm', {
+      token: linkAfter(again!, 'Confirm my subscription').searchParams.get('token'),
+    });
+    expect(renewed.status).toBe(200);
+    expect(await store.getSubscriber('grace@example.com')).toMatchObject({ status: 'confirmed' });
+    expect((await postJson(newsletterSubscribe, '/api/newsletter/subscribe', person)).status).toBe(201);
+    const confirmations = (await store.listOutbox({ offset: 0, limit: 100 })).filter(
+      (entry) => entry.kind === 'confirmation' && entry.to === 'grace@example.com',
+    );
+    expect(confirmations).toHaveLength(2);
   });
 
   test('the Host a request names decides where e-mail links point only when it is a loopback name', async () => {

@@ -92,14 +92,17 @@ export function mailbox(record: { email: string; emailAscii?: string }): string 
 
 /**
  * The throttle of e-mails of one kind to one mailbox. The key holds a digest of the mailbox, not
- * the address: it outlives an erasure by up to two hours and must not keep the address.
+ * the address: it outlives an erasure by up to two hours and must not keep the address. `since`
+ * starts the interval afresh from a moment only the mailbox's owner can bring about.
  */
 export function mailboxThrottle(
   kind: string,
   record: { email: string; emailAscii?: string },
+  since?: string,
 ): NewOutboxEntry['throttle'] {
   const digest = createHash('sha256').update(mailbox(record), 'utf8').digest('base64url').slice(0, 32);
-  return { key: `${kind}:${digest}`, seconds: MAILBOX_INTERVAL_SECONDS };
+  const from = since ? `:${Date.parse(since)}` : '';
+  return { key: `${kind}:${digest}${from}`, seconds: MAILBOX_INTERVAL_SECONDS };
 }
 
 /**

@@ -15,7 +15,7 @@ export async function signUp(
   const input: SubscribeInput = { ...fields, ...emailAsciiOf(fields.email), policyDate: await policyDate() };
   const { queued } = await store.subscribe(input, now, {
     ...options,
-    outbox: () => [confirmationEntry(input, now, delivery)],
+    outbox: (subscriber) => [confirmationEntry(input, now, delivery, subscriber)],
   });
   return queued.map((entry) => entry.id);
 }

@@ -1,14 +1,26 @@
 // functions/_lib/delivery gets what the outbox holds to people: the e-mails, their SMTP transport or local folder, the signed webhooks and links, and the sweep.
 /** The confirmation e-mail of a newsletter sign-up (double opt-in). */
 import { site } from '../../../../src/site.config';
+import type { Subscriber } from '../../../../src/shared/records';
 import type { NewOutboxEntry, SubscribeInput } from '../../store/types';
 import { greeting, mailboxThrottle } from '../addresses';
 import { CONFIRM_LINK_TTL_MS, LINK_PAGES, linkUrl, sealLink, UNSUBSCRIBE_LINK_TTL_MS } from '../links';
 import { renderMail } from '../mail-layout';
 import type { DeliverySettings } from '../settings';
 
-/** The confirmation e-mail of a subscription, with its opaque links and RFC 8058 one-click unsubscribe. */
-export function confirmationEntry(input: SubscribeInput, now: Date, settings: DeliverySettings): NewOutboxEntry {
+/**
+ * The confirmation e-mail of a sign-up, with its opaque links and RFC 8058 one-click unsubscribe,
+ * at most one an hour to a mailbox. `subscriber` is the record the sign-up finds: once its person
+ * has unsubscribed, the hour starts again from that moment, so that signing up again soon after
+ * leaving sends a link at once (the one sent before confirms nothing any more). Only the mailbox's
+ * owner can unsubscribe it, with a link from their own mail, so this opens no way to flood it.
+ */
+export function confirmationEntry(
+  input: SubscribeInput,
+  now: Date,
+  settings: DeliverySettings,
+  subscriber?: Pick<Subscriber, 'consent'>,
+): NewOutboxEntry {
   const confirm = sealLink({
     a: 'confirm',
     e: input.email,
@@ -56,6 +68,6 @@ export function confirmationEntry(input: SubscribeInput, now: Date, settings: De
       ...body,
       secrets: [confirm, leave],
     },
-    throttle: mailboxThrottle('confirmation', input),
+    throttle: mailboxThrottle('confirmation', input, subscriber?.consent.unsubscribedAt),
   };
 }
