@@ -233,6 +233,10 @@ test.describe('on a laptop', () => {
     await expect(confirmed.locator('xpath=following-sibling::dd[1]')).toHaveText(
       String(SUBSCRIBERS - pending - unsubscribed),
     );
+    // The week's and month's figures count confirmations, and say so: those who left are not taken off them.
+    await expect(confirmed.locator('xpath=following-sibling::dd[2]')).toHaveText(
+      /^\+[\d,]+ confirmed in the last 7 days · \+[\d,]+ in the last 30 days$/,
+    );
     const subscribers = page.getByRole('region', { name: /^Subscribers \(/ }).getByRole('table');
     for (const [email, status] of [
       ['seed-499@example.com', 'Confirmed'],

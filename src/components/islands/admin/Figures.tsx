@@ -40,19 +40,21 @@ export function Figures({ data }: { data: Overview }) {
     {
       label: 'Confirmed subscribers',
       figures: data.totals.subscribers,
+      // What the week and month count: confirmations. Those who left since are in the note, not taken off.
+      added: 'confirmed',
       note: `${count(status.pending)} awaiting confirmation · ${count(status.unsubscribed)} unsubscribed · ${count(status.bounced)} bounced`,
     },
-    { label: 'Leads', figures: data.totals.leads },
+    { label: 'Leads', figures: data.totals.leads, added: 'new' },
   ];
   return (
     <>
       <dl className="grid gap-6 sm:grid-cols-2">
-        {cards.map(({ label, figures, note }) => (
+        {cards.map(({ label, figures, added, note }) => (
           <div key={label} className="rounded-(--radius-card) bg-white p-6 shadow-(--shadow-card) ring-1 ring-ink-100">
             <dt className="text-sm font-semibold tracking-wide text-ink-600 uppercase">{label}</dt>
             <dd className="mt-2 text-4xl font-extrabold tracking-tight">{count(figures.total)}</dd>
             <dd className="mt-2 text-sm text-ink-600">
-              +{count(figures.last7)} in the last 7 days · +{count(figures.last30)} in the last 30 days
+              +{count(figures.last7)} {added} in the last 7 days · +{count(figures.last30)} in the last 30 days
             </dd>
             {note && <dd className="mt-1 text-sm text-ink-600">{note}</dd>}
           </div>
