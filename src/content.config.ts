@@ -37,7 +37,7 @@ function wrongDates(text: string, data: Record<string, unknown>, fields: readonl
   return fields.flatMap((field) => {
     // A missing date is the schema's to report.
     const value = data[field];
-    if (value === undefined || value === null) return [];
+    if (value === undefined || value === null || value === '') return [];
     const written = new RegExp(`^${field}:[ \\t]*['"]?(\\d{4})-(\\d{2})-(\\d{2})\\b`, 'm').exec(frontMatter);
     if (written) {
       const [year, month, day] = written.slice(1).map(Number) as [number, number, number];
@@ -66,7 +66,12 @@ function withCalendarDates(loader: Loader, fields: readonly string[]): Loader {
             throw new Error(
               `${path.relative(fileURLToPath(context.config.root), file)}: ${wrong.join('; ')}; write the date as YYYY-MM-DD`,
             );
-          return context.parseData(entry);
+          // An empty date (`updatedDate:` with nothing after it, or "") is no date: the schema would
+          // read it as 1 January 1970. Left out, an optional one is absent and a required one missing.
+          const empty = fields.filter((field) => entry.data[field] === null || entry.data[field] === '');
+          if (empty.length === 0) return context.parseData(entry);
+          const data = Object.fromEntries(Object.entries(entry.data).filter(([field]) => !empty.includes(field)));
+          return context.parseData({ ...entry, data: data as typeof entry.data });
         },
       }),
   };

@@ -63,6 +63,25 @@ describe('content validation at build time', () => {
     },
   );
 
+  test('an empty date is no date: an empty updatedDate is absent, an empty publishedDate missing', () => {
+    // The schema alone reads an empty date as 1 January 1970.
+    site = copySite();
+    edit(site, 'content/blog/what-to-automate-first.md', (text) =>
+      text.replace(/^publishedDate: .*$/m, (line) => `${line}\nupdatedDate:`),
+    );
+    expect(site.build().status).toBe(0);
+    const page = readFileSync(site.file('dist/blog/what-to-automate-first.html'), 'utf8');
+    expect(page).toContain('"dateModified":"2026-11-10T00:00:00.000Z"');
+
+    edit(site, 'content/blog/what-to-automate-first.md', (text) =>
+      text.replace(/^publishedDate: .*$/m, 'publishedDate:'),
+    );
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/blog/what-to-automate-first.md');
+    expect(output).toMatch(/publishedDate/);
+  });
+
   test('a date that is not a day of the calendar fails the build, naming the file and the field', () => {
     // The YAML reader alone would make it 2 March, and the post would move without a word.
     site = copySite();
