@@ -33,6 +33,31 @@ describe('the link rule of a lead', () => {
       },
       '4 links in the message and referrer (at most 3 allowed)',
     ],
+    [
+      'two addresses with a scheme and www, each one link',
+      { content: 'Our sites: https://www.a.example and https://www.b.example/shop' },
+      undefined,
+    ],
+    [
+      'forum and HTML link markup, each one link',
+      { content: '[url=https://a.example]a[/url] <a href="https://b.example">b</a>' },
+      undefined,
+    ],
+    [
+      'disguised schemes',
+      { content: 'xhttps://a.example hxxps://b.example hxxp://c.example www.d.example' },
+      '4 links in the message (at most 3 allowed)',
+    ],
+    [
+      'hosts with a path, as mail clients link them',
+      { content: 'bit.ly/a bit.ly/b', company: 'cheap.example/x', attribution: { utm_term: 'go.example/y' } },
+      '4 links in the message, company and utm_term (at most 3 allowed)',
+    ],
+    [
+      'tools named by their host, which are not links',
+      { content: 'We use Booking.com, Xero.com, Shopify.com and Node.js, e.g. 1.5kg/day and/or more.' },
+      undefined,
+    ],
   ])('%s', (_label, fields, expected) => {
     expect(linkReason({ ...LEAD, ...fields }, 3)).toBe(expected);
   });

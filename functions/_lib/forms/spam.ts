@@ -15,8 +15,15 @@ import { getEnv } from '../platform/env';
 /** How long a lead waits for Akismet before it is kept unchecked. */
 export const CONTENT_CHECK_TIMEOUT_MS = 1500;
 
-/** Web addresses in a text: `http(s)://…`, `www.…`, and the link markup of forums and HTML. */
-const LINK = /\bhttps?:\/\/|\bwww\.[a-z0-9-]|\[url\b|<a\s/gi;
+/**
+ * One web address in a text, matched whole so that each counts once: the link markup of forums
+ * (`[url=…]`) and HTML (`<a …>`); an address with a scheme (`https://…`, and the disguised
+ * `hxxps://…` or `xhttps://…`) or starting `www.`; and a host with a path (`bit.ly/x`), which
+ * mail clients link. A bare host (`Booking.com`) is not counted: a prospect names the tools they
+ * use that way. Every part is bounded, so a long hostile text takes linear time.
+ */
+const LINK =
+  /\[url\b[^\]]{0,300}\]?|<a\s[^>]{0,300}>?|[a-z][a-z0-9+.-]{0,15}:\/\/[^\s<>"'[\]]*|\bwww\.[a-z0-9-][^\s<>"'[\]]*|\b[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2,}\/[^\s<>"'[\]]*/gi;
 
 export function countLinks(text: string | undefined): number {
   return text ? (text.match(LINK)?.length ?? 0) : 0;
