@@ -90,6 +90,20 @@ test('the owner sees what was just submitted, keeps the session on reload, expor
   const subscribersCsv = readFileSync((await (await subscribersDownload).path()) ?? '', 'utf8');
   expect(subscribersCsv.split('\r\n').find((line) => line.includes(subscriberEmail))).toContain(',pending,');
 
+  // An export the server cannot answer says why, and leaves the dashboard as it was.
+  await page.route('**/api/admin/leads?format=csv', (route) =>
+    route.fulfill({
+      status: 503,
+      json: { error: 'The service is temporarily unavailable. Please try again in a moment.' },
+    }),
+  );
+  await page.getByRole('link', { name: 'Export leads (CSV)' }).click();
+  const toast = page.getByRole('region', { name: 'Notification' }).getByRole('listitem');
+  await expect(toast.getByText('Could not export leads', { exact: true })).toBeVisible();
+  await expect(toast).toContainText('The service is temporarily unavailable. Please try again in a moment.');
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await page.unroute('**/api/admin/leads?format=csv');
+
   // Logout returns to the login form, for good.
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page.getByRole('form', { name: 'Admin login' })).toBeVisible();
@@ -181,6 +195,22 @@ test.describe('"Log out everywhere"', () => {
       await issue.getByRole('button', { name: 'Preview' }).click();
       await expect(login.getByRole('alert')).toHaveText(SESSION_ENDED);
       await expect(elsewhere.locator('html')).toHaveAttribute('data-not-reloaded');
+
+      // So does a CSV export, which downloads nothing then.
+      await login.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
+      await login.getByRole('button', { name: 'Log in' }).click();
+      const exportLeads = elsewhere.getByRole('link', { name: 'Export leads (CSV)' });
+      await expect(exportLeads).toBeVisible();
+      page.once('dialog', (dialog) => void dialog.accept());
+      await logInAt(page, origin);
+      await page.getByRole('button', { name: 'Log out everywhere' }).click();
+      await expect(page.getByRole('form', { name: 'Admin login' })).toBeVisible();
+      const downloads: string[] = [];
+      elsewhere.on('download', (download) => downloads.push(download.suggestedFilename()));
+      await exportLeads.click();
+      await expect(login.getByRole('alert')).toHaveText(SESSION_ENDED);
+      await expect(elsewhere.locator('html')).toHaveAttribute('data-not-reloaded');
+      expect(downloads).toEqual([]);
     } finally {
       await other.close();
     }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ListPage } from '../../../shared/api';
 import type { Column } from '../../ui/record-list';
+import { CsvExport } from './CsvExport';
 import { PagedList, usePagedQuery } from './PagedList';
 import { count } from './record-text';
 
@@ -47,15 +48,7 @@ export function Records<T>({
         <h3 id={id} className="text-xl font-bold">
           {title} {summary ?? (data && <span className="font-normal text-ink-600">({count(data.total)})</span>)}
         </h3>
-        {csv && (
-          <a
-            href={`${endpoint}?format=csv`}
-            download
-            className="rounded text-sm font-semibold text-brand-700 underline underline-offset-2"
-          >
-            Export {title.toLowerCase()} (CSV)
-          </a>
-        )}
+        {csv && <CsvExport endpoint={endpoint} what={title.toLowerCase()} />}
         {tools}
       </div>
       {open && (
