@@ -1022,6 +1022,29 @@ describe.each([
     expect(await store.countSubscribers()).toBe(0);
   });
 
+  test('takes an erased subscriber out of every count: sign-ups, confirmations and campaigns', async () => {
+    const store = await adapter.fresh();
+    const campaign = { utm_source: 'linkedin', utm_medium: 'email', utm_campaign: 'outreach-jane-doe' };
+    const jane = { email: 'jane@example.com', firstName: 'Jane', source: 'website_footer', attribution: campaign };
+    const kept = { email: 'kept@example.com', firstName: 'Kept', source: 'website_footer' };
+    await store.subscribe(jane, NOW);
+    await store.confirmSubscriber(jane, NOW);
+    // Unsubscribed, then back: two confirmations in the consent record.
+    await store.unsubscribe(jane.email, NOW);
+    await store.confirmSubscriber(jane, LATER);
+    await store.subscribe(kept, NOW);
+    await store.confirmSubscriber(kept, NOW);
+    const days = [...new Set([dayOf(NOW), dayOf(LATER)])];
+    expect((await store.campaignCounts()).subscribers['linkedin\temail\toutreach-jane-doe']).toBe(1);
+
+    await store.deleteSubscriber(jane.email);
+    const view = await store.dashboard(days, { offset: 0, limit: 10 });
+    expect(view.campaignCounts.subscribers).toEqual({ '(none)\t(none)\t(none)': 1 });
+    expect(view.subscriberDaily).toEqual({ [dayOf(NOW)]: { website_footer: 1 } });
+    expect(view.confirmationDaily).toEqual({ [dayOf(NOW)]: { website_footer: 1 } });
+    expect((await adapter.dump()).filter((line) => line.includes('outreach-jane-doe'))).toEqual([]);
+  });
+
   test('an erasure leaves nothing that names the address: not its sign-up key, not a mailing sent to it', async () => {
     const store = await adapter.fresh();
     const email = 'erase.me@example.com';

@@ -58,6 +58,22 @@ function statusWrites(subscriber: Subscriber): Write[] {
   );
 }
 
+/**
+ * The counter writes that take an erased subscriber out of every figure, as `counted` and
+ * `countOn` put them in: their sign-up (its day, form and campaign, whose name they may have
+ * chosen) and each confirmation their consent record still holds.
+ */
+function uncounted(subscriber: Subscriber): Write[] {
+  const source = subscriber.sources[0] ?? '';
+  const confirmations = [subscriber.consent, ...(subscriber.consent.earlier ?? [])].flatMap(({ confirmedAt }) =>
+    confirmedAt ? [countOn('confirmations', dayOf(new Date(confirmedAt)), source, -1)] : [],
+  );
+  return [
+    ...counted('subscribers', { createdAt: subscriber.createdAt, source, attribution: subscriber.attribution }, -1),
+    ...confirmations,
+  ];
+}
+
 export function subscriberVerbs(backend: Backend) {
   /** A subscriber's change of status: the record, its status index, the day's confirmations, the entries. */
   function changeStatus(
@@ -188,8 +204,9 @@ export function subscriberVerbs(backend: Backend) {
     },
 
     /**
-     * Erases a subscriber (an erasure request) with the entries queued for the address; answers
-     * the ids of those entries (whose local copies go too), or undefined when there was none.
+     * Erases a subscriber (an erasure request) with the entries queued for the address, and takes
+     * them out of every count; answers the ids of those entries (whose local copies go too), or
+     * undefined when there was none.
      */
     deleteSubscriber(email: string): Promise<{ entries: string[] } | undefined> {
       const key = KEYS.subscriber(email);
@@ -198,7 +215,7 @@ export function subscriberVerbs(backend: Backend) {
         keys: [key],
         lists: [entries],
         plan(values, lists) {
-          const existed = parsed<Subscriber>(values, key) !== undefined;
+          const subscriber = subscriberOf(values.get(key));
           const ids = [...(lists.get(entries) ?? [])];
           // A newsletter e-mail still waiting will not go: its mailing counts it as not sent.
           const unread = ids.map(KEYS.outboxState).filter((state) => !values.has(state));
@@ -209,6 +226,7 @@ export function subscriberVerbs(backend: Backend) {
           });
           const writes: Write[] = [
             ...waiting,
+            ...(subscriber ? uncounted(subscriber) : []),
             { op: 'del', key },
             { op: 'del', key: KEYS.confirmationSent(email) },
             ...[KEYS.subscribersByCreated, ...Object.values(STATUS_INDEX)].map((index): Write => ({
@@ -219,7 +237,7 @@ export function subscriberVerbs(backend: Backend) {
             // The e-mails queued for the address hold it too.
             ...forgetEntries(email, ids),
           ];
-          return { writes, result: existed ? { entries: ids } : undefined };
+          return { writes, result: subscriber ? { entries: ids } : undefined };
         },
       });
     },
