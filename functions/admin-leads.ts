@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { ATTRIBUTION_COLUMNS, csvDownload, toCsv } from './_lib/admin/csv';
 import { ALL, listed, listPage } from './_lib/admin/insights';
+import { ExportQuery, parseQuery } from './_lib/admin/query';
 import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
 import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
 import { forgetLocalCopies } from './_lib/delivery/mail-transport';
@@ -40,10 +41,10 @@ export default endpoint({ name: 'admin-leads', headers: ADMIN_HEADERS }, async (
     await forgetLocalCopies(erased.entries);
     return json(200, { deleted: id });
   }
-  const url = new URL(req.url);
-  if (url.searchParams.get('format') === 'csv') return csvDownload('leads', toCsv(COLUMNS, await store.listLeads(ALL)));
-  const leads = async (page: { offset: number; limit: number }) => (await store.listLeads(page)).map(listed);
-  return json(200, await listPage(url, leads, store.countLeads));
+  const { page = 1, format } = parseQuery(ExportQuery, req);
+  if (format === 'csv') return csvDownload('leads', toCsv(COLUMNS, await store.listLeads(ALL)));
+  const leads = async (range: { offset: number; limit: number }) => (await store.listLeads(range)).map(listed);
+  return json(200, await listPage(page, leads, store.countLeads));
 });
 
 export const config: Config = { path: ['/api/admin/leads', '/api/admin/leads/:id'] };

@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import type { OutboxItem } from '../src/shared/api';
 import { listPage } from './_lib/admin/insights';
+import { PageQuery, parseQuery } from './_lib/admin/query';
 import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
 import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
 import { deliverAfterAnswer } from './_lib/delivery/outbox';
@@ -48,8 +49,8 @@ export default endpoint({ name: 'admin-outbox', headers: ADMIN_HEADERS }, async 
     deliverAfterAnswer(context, store, [id], 'admin-outbox');
     return json(200, { ok: true });
   }
-  const url = new URL(req.url);
-  const page = await listPage(url, store.listOutbox, async () => (await store.countOutbox()).total);
+  const { page: number = 1 } = parseQuery(PageQuery, req);
+  const page = await listPage(number, store.listOutbox, async () => (await store.countOutbox()).total);
   const newsletter = page.items.some((entry) => 'channel' in entry.message && entry.message.channel === 'newsletter');
   const mailings = newsletter ? await publishedMailings() : [];
   return json(200, { ...page, items: page.items.map((entry) => itemOf(entry, mailings)) });

@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import type { SpamPage } from '../src/shared/api';
-import { listed, PAGE_SIZE, pageParam } from './_lib/admin/insights';
+import { listed, PAGE_SIZE } from './_lib/admin/insights';
+import { PageQuery, parseQuery } from './_lib/admin/query';
 import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
 import { deliverySettings } from './_lib/delivery/settings';
 import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
@@ -32,7 +33,7 @@ export default endpoint({ name: 'admin-spam', headers: ADMIN_HEADERS }, async (r
     );
     return json(200, { lead: released.record });
   }
-  const page = pageParam(new URL(req.url));
+  const { page = 1 } = parseQuery(PageQuery, req);
   const spam = await store.spamOverview({ offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE });
   const body: SpamPage = {
     leads: { items: spam.leads.map(listed), total: spam.held, page, pageSize: PAGE_SIZE },

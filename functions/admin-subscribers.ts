@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { ATTRIBUTION_COLUMNS, csvDownload, toCsv } from './_lib/admin/csv';
 import { ALL, listed, listPage } from './_lib/admin/insights';
+import { ExportQuery, parseQuery } from './_lib/admin/query';
 import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
 import { decodePathSegment, endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
 import { forgetLocalCopies } from './_lib/delivery/mail-transport';
@@ -52,12 +53,11 @@ export default endpoint({ name: 'admin-subscribers', headers: ADMIN_HEADERS }, a
     return json(200, { deleted: address });
   }
 
-  const url = new URL(req.url);
-  if (url.searchParams.get('format') === 'csv')
-    return csvDownload('subscribers', toCsv(COLUMNS, await store.listSubscribers(ALL)));
-  const subscribers = async (page: { offset: number; limit: number }) =>
-    (await store.listSubscribers(page)).map(listed);
-  return json(200, await listPage(url, subscribers, store.countSubscribers));
+  const { page = 1, format } = parseQuery(ExportQuery, req);
+  if (format === 'csv') return csvDownload('subscribers', toCsv(COLUMNS, await store.listSubscribers(ALL)));
+  const subscribers = async (range: { offset: number; limit: number }) =>
+    (await store.listSubscribers(range)).map(listed);
+  return json(200, await listPage(page, subscribers, store.countSubscribers));
 });
 
 export const config: Config = { path: ['/api/admin/subscribers', '/api/admin/subscribers/:email'] };

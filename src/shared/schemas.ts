@@ -125,11 +125,15 @@ const optionalText = (max: number, { multiline = false } = {}) =>
 export const SOURCES = ['website_footer', 'newsletter_footer', 'zoho_guide', 'contact_form'] as const;
 export type SourceName = (typeof SOURCES)[number];
 
-/** Which form a submission came from. */
-export const Source = z
-  .string({ error: 'Source is required' })
-  .trim()
-  .pipe(z.enum(SOURCES, { error: `Source must be one of ${SOURCES.join(', ')}` }));
+/**
+ * Which form a submission came from, among the forms that post to its endpoint: a sign-up cannot
+ * be filed under a lead form (or the other way round) to skew the owner's figures by source.
+ */
+const sourceOf = (...allowed: [SourceName, ...SourceName[]]) =>
+  z
+    .string({ error: 'Source is required' })
+    .trim()
+    .pipe(z.enum(allowed, { error: `Source must be ${allowed.join(' or ')}` }));
 
 /**
  * The honeypot: a field people never see or fill. Any value marks the submission as a bot's;
@@ -209,7 +213,7 @@ export const NewsletterSubscribeRequest = z.object({
   email: Email,
   firstName: requiredText(LIMITS.fullName, MESSAGES.firstName),
   lastName: optionalText(LIMITS.name),
-  source: Source,
+  source: sourceOf('website_footer'),
   ...context,
   [HONEYPOT_FIELD]: honeypot,
 });
@@ -220,7 +224,7 @@ export const SubscriberRequest = z.object({
   email: Email,
   firstName: requiredText(LIMITS.name, MESSAGES.firstName),
   lastName: requiredText(LIMITS.name, MESSAGES.lastName),
-  source: Source,
+  source: sourceOf('newsletter_footer'),
   ...context,
   [HONEYPOT_FIELD]: honeypot,
 });
@@ -230,7 +234,7 @@ export type SubscriberRequest = z.infer<typeof SubscriberRequest>;
 export const LeadRequest = z.object({
   name: requiredText(LIMITS.fullName, MESSAGES.name),
   email: Email,
-  source: Source,
+  source: sourceOf('zoho_guide', 'contact_form'),
   company: optionalText(LIMITS.company),
   notes: optionalText(LIMITS.notes, { multiline: true }),
   ...context,

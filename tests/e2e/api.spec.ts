@@ -116,9 +116,17 @@ test.describe('the newsletter sign-up answers at both of its paths', () => {
 
   test('each path checks its own form: only the blog form requires a last name', async ({ request }) => {
     const response = await request.post('/api/subscribers', {
-      data: { email: uniqueEmail('both-paths'), firstName: 'Footer Person', source: 'website_footer' },
+      data: { email: uniqueEmail('both-paths'), firstName: 'Footer Person', source: 'newsletter_footer' },
     });
     expect(response.status()).toBe(422);
     expect((await response.json()).fields).toEqual({ lastName: 'Last name is required' });
+  });
+
+  test("each path takes its own form's source only", async ({ request }) => {
+    const response = await request.post('/api/subscribers', {
+      data: { email: uniqueEmail('both-paths'), firstName: 'Blog', lastName: 'Reader', source: 'zoho_guide' },
+    });
+    expect(response.status()).toBe(422);
+    expect((await response.json()).fields).toEqual({ source: 'Source must be newsletter_footer' });
   });
 });

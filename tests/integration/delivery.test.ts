@@ -884,9 +884,10 @@ describe.each(backends)('delivery on %s', (_name, backend) => {
     expect(confirmed).toMatchObject({ firstName: 'Flood 0', status: 'confirmed', sources: ['website_footer'] });
 
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61 * 60_000 });
-    const again = await postJson(newsletterSubscribe, '/api/newsletter/subscribe', {
+    const again = await postJson(newsletterSubscribe, '/api/subscribers', {
       email: 'target@example.com',
       firstName: 'Mallory',
+      lastName: 'Other',
       source: 'newsletter_footer',
     });
     expect(again.status).toBe(201);

@@ -240,7 +240,7 @@ describe('the newsletter sign-up at its two paths', () => {
 
   test('each path checks the body against its own form: the footer one may leave lastName out, the blog one may not', async () => {
     expect((await call(newsletterSubscribe, '/api/newsletter/subscribe', FOOTER)).status).toBe(201);
-    const blog = await call(newsletterSubscribe, '/api/subscribers', FOOTER);
+    const blog = await call(newsletterSubscribe, '/api/subscribers', { ...FOOTER, source: 'newsletter_footer' });
     expect(blog.status).toBe(422);
     expect(blog.json.fields).toEqual({ lastName: 'Last name is required' });
     expect(await fileStore().countSubscribers()).toBe(1);
@@ -373,7 +373,7 @@ describe('attribution', () => {
 
   test('utm_* values are stored cut to their first 100 characters, and the sign-up and the lead are taken', async () => {
     const long = every((name) => `${name}-`.padEnd(200, '→'));
-    const signUp = await call(newsletterSubscribe, '/api/newsletter/subscribe', { ...VALID, attribution: long });
+    const signUp = await call(newsletterSubscribe, '/api/subscribers', { ...VALID, attribution: long });
     const lead = await call(leadsCreate, '/api/leads/create', { ...LEAD, attribution: long });
     expect([signUp.status, lead.status]).toEqual([201, 201]);
     const kept = every((name) => `${name}-`.padEnd(100, '→'));
@@ -500,11 +500,27 @@ describe('abuse', () => {
       });
       expect(status).toBe(422);
       expect(json.fields).toEqual({
-        source: 'Source must be one of website_footer, newsletter_footer, zoho_guide, contact_form',
+        source: 'Source must be zoho_guide or contact_form',
       });
       expect(await fileStore().countLeads()).toBe(0);
     },
   );
+
+  test.each([
+    ['/api/newsletter/subscribe', 'zoho_guide', 'Source must be website_footer'],
+    ['/api/newsletter/subscribe', 'newsletter_footer', 'Source must be website_footer'],
+    ['/api/subscribers', 'contact_form', 'Source must be newsletter_footer'],
+    ['/api/subscribers', 'website_footer', 'Source must be newsletter_footer'],
+    ['/api/leads/create', 'website_footer', 'Source must be zoho_guide or contact_form'],
+  ])('%s refuses the source %s of another form with 422, storing nothing', async (path, source, message) => {
+    const handler = path === '/api/leads/create' ? leadsCreate : newsletterSubscribe;
+    const body = path === '/api/leads/create' ? { ...LEAD, source } : { ...VALID, source };
+    const { status, json } = await call(handler, path, body);
+    expect(status).toBe(422);
+    expect(json.fields).toEqual({ source: message });
+    expect(await fileStore().countLeads()).toBe(0);
+    expect(await fileStore().countSubscribers()).toBe(0);
+  });
 });
 
 describe('idempotency keys', () => {

@@ -90,8 +90,24 @@ describe('names and messages', () => {
 });
 
 describe('sources', () => {
-  test.each(SOURCES)('%s is accepted', (source) => {
-    expect(LeadRequest.parse({ ...LEAD, source }).source).toBe(source);
+  const BY_SOURCE = [
+    ['website_footer', NewsletterSubscribeRequest, { email: 'a@example.com', firstName: 'Ada Lovelace' }],
+    ['newsletter_footer', SubscriberRequest, { email: 'a@example.com', firstName: 'Ada', lastName: 'Lovelace' }],
+    ['zoho_guide', LeadRequest, LEAD],
+    ['contact_form', LeadRequest, LEAD],
+  ] as const;
+
+  test('every source has its endpoint', () => {
+    expect(BY_SOURCE.map(([source]) => source)).toEqual([...SOURCES]);
+  });
+
+  test.each(BY_SOURCE)('%s is accepted by its own endpoint only', (source, schema, body) => {
+    expect(schema.parse({ ...body, source }).source).toBe(source);
+    for (const other of [NewsletterSubscribeRequest, SubscriberRequest, LeadRequest].filter((it) => it !== schema)) {
+      expect(other.safeParse({ ...body, source }).error?.issues.map((issue) => issue.path.join('.'))).toContain(
+        'source',
+      );
+    }
   });
 
   test.each([

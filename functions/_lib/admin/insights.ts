@@ -9,8 +9,6 @@ import type { CampaignCounts } from '../store/types';
 
 export const CHART_DAYS = 90;
 export const PAGE_SIZE = 20;
-/** The last page number a list is asked for. */
-export const MAX_PAGE = 100_000;
 /** How many campaigns the dashboard shows before its row of the others. */
 export const TOP_CAMPAIGNS = 20;
 
@@ -134,19 +132,12 @@ export async function overview(store: StoreVerbs, now: Date): Promise<Overview> 
   };
 }
 
-/** A page number from the query string: 1 or more. */
-export function pageParam(url: URL): number {
-  const page = Number(url.searchParams.get('page') ?? 1);
-  return Number.isInteger(page) && page >= 1 && page <= MAX_PAGE ? page : 1;
-}
-
-/** One page of a newest-first list, with the total, as the dashboard's tables read it. */
+/** Page `page` (from 1) of a newest-first list, with the total, as the dashboard's tables read it. */
 export async function listPage<T>(
-  url: URL,
+  page: number,
   list: (page: { offset: number; limit: number }) => Promise<T[]>,
   count: () => Promise<number>,
 ): Promise<ListPage<T>> {
-  const page = pageParam(url);
   const [items, total] = await Promise.all([list({ offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE }), count()]);
   return { items, total, page, pageSize: PAGE_SIZE };
 }
