@@ -34,8 +34,10 @@ async function waitForOk(request: () => Promise<Response>, child: ChildProcess, 
   }
 }
 
-export async function startCmsCopy(): Promise<CmsCopy> {
+/** Starts a copy; `prepare` changes its files first (a build left from before, say). */
+export async function startCmsCopy(prepare: (site: SiteCopy) => void = () => {}): Promise<CmsCopy> {
   const site = copySite();
+  prepare(site);
   const git = (...args: string[]) => execFileSync('git', args, { cwd: site.root, encoding: 'utf8' }).trim();
   writeFileSync(site.file('.gitignore'), ['node_modules/', 'dist/', '.astro/', '.netlify/', ''].join('\n'));
   git('init', '--quiet', '--initial-branch=main');

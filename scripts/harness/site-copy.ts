@@ -8,7 +8,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from './project.ts';
 
-const COPIED = ['astro.config.mjs', 'tsconfig.json', 'package.json', 'src', 'content', 'public', 'functions'];
+const COPIED = [
+  'astro.config.mjs',
+  'netlify.toml',
+  'tsconfig.json',
+  'package.json',
+  'src',
+  'content',
+  'public',
+  'functions',
+];
 
 export interface SiteCopy {
   root: string;

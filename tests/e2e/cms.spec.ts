@@ -4,7 +4,7 @@
  * editorial workflow runs: Save makes a draft branch, Publish merges it), then the copy is built
  * and the page checked. The CMS page must raise no Content-Security-Policy violation throughout.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { startCmsCopy, type CmsCopy } from '../../scripts/harness/cms-copy';
 import { solidPng } from '../support/png';
@@ -147,6 +147,42 @@ test('an editor renames a sector and publishes it; the built page shows the new 
   expect(html).toMatch(new RegExp(`<h1[^>]*>${name}</h1>`));
   expect(html).not.toContain('SaaS/B2B');
   expect(violations).toEqual([]);
+});
+
+test('the site beside the CMS shows content as it is saved, a draft included, not the last build', async ({
+  request,
+}) => {
+  const stale = '<!doctype html><title>Blog · stale build output</title>';
+  cms = await startCmsCopy((copy) => {
+    // What `npm start` or `npm run build` left behind.
+    mkdirSync(copy.file('dist/blog'), { recursive: true });
+    writeFileSync(copy.file('dist/blog.html'), stale);
+    writeFileSync(copy.file('dist/blog/404.html'), '<!doctype html><title>Blog Post Not Found</title>');
+  });
+  const origin = new URL(cms.cmsUrl).origin;
+  const title = 'A draft saved after the last build';
+  writeFileSync(
+    cms.file('content/blog/saved-after-the-build.md'),
+    [
+      '---',
+      `title: "${title}"`,
+      'summary: "A post written while the site runs, to see it before it is published: the preview of a draft."',
+      'image: ../images/blog/what-to-automate-first.svg',
+      'imageAlt: "A checklist"',
+      'publishedDate: 2026-01-15',
+      'draft: true',
+      '---',
+      '',
+      'Seen as it is saved.',
+      '',
+    ].join('\n'),
+  );
+
+  await expect.poll(async () => (await (await request.get(`${origin}/blog`)).text()).includes(title)).toBe(true);
+  const post = await request.get(`${origin}/blog/saved-after-the-build`);
+  expect(post.status()).toBe(200);
+  expect(await post.text()).toContain(title);
+  expect(await (await request.get(`${origin}/blog`)).text()).not.toContain('stale build output');
 });
 
 test('the production build serves the CMS at /admin/cms/, unindexed and uncached, logging in through GitHub', async ({
