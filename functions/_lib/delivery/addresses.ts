@@ -6,15 +6,22 @@
 import { createHash } from 'node:crypto';
 import type { NewOutboxEntry } from '../store/types';
 
-/** How the forms are named to people. */
+/** How the forms are named to people, as in a sentence: only a name keeps its capital. */
 const FORM_NAMES: Partial<Record<string, string>> = {
-  contact_form: 'Contact form',
+  contact_form: 'contact form',
   zoho_guide: 'Zoho guide request',
-  website_footer: 'Footer newsletter sign-up',
-  newsletter_footer: 'Blog newsletter sign-up',
+  website_footer: 'footer newsletter sign-up',
+  newsletter_footer: 'blog newsletter sign-up',
 };
 
-export const formName = (source: string) => FORM_NAMES[source] ?? source;
+/** A form's name inside a sentence: `through the contact form`, `through the Zoho guide request`. */
+export const formPhrase = (source: string) => FORM_NAMES[source] ?? source;
+
+/** A form's name on its own, as a label or a subject: `Contact form`. */
+export const formName = (source: string) => {
+  const phrase = formPhrase(source);
+  return phrase.charAt(0).toUpperCase() + phrase.slice(1);
+};
 
 /** An address for headers: the ASCII form where the domain is internationalised. */
 export const sendable = (record: { email: string; emailAscii?: string }) => record.emailAscii ?? record.email;

@@ -42,7 +42,7 @@ export function confirmationEntry(
       { kind: 'paragraph', text: greeting(input.firstName) },
       {
         kind: 'paragraph',
-        text: `Someone, hopefully you, asked to receive the ${site.name} newsletter at this address. Confirm with the button below and we will add you.`,
+        text: `Someone, hopefully you, asked to receive the ${site.name} newsletter at this address. Confirm with the link below and we will add you.`,
       },
       { kind: 'button', label: 'Confirm my subscription', url: linkUrl(settings.origin, LINK_PAGES.confirm, confirm) },
       {
@@ -50,7 +50,7 @@ export function confirmationEntry(
         text: 'The link works for 7 days. If you did not ask for this, ignore this e-mail: you will not be subscribed.',
       },
     ],
-    [{ kind: 'small', text: `Do not want these e-mails? Unsubscribe: ${unsubscribePage}` }],
+    [{ kind: 'link', label: 'Unsubscribe', url: unsubscribePage }],
   );
   return {
     id: crypto.randomUUID(),

@@ -3,7 +3,7 @@
 import type { Attribution, Lead } from '../../../../src/shared/records';
 import { site } from '../../../../src/site.config';
 import type { NewOutboxEntry } from '../../store/types';
-import { displayName, formName, sendable } from '../addresses';
+import { displayName, formName, formPhrase, sendable } from '../addresses';
 import { renderMail, type Block } from '../mail-layout';
 import type { DeliverySettings } from '../settings';
 
@@ -28,7 +28,7 @@ export function leadNotification(lead: Lead, settings: DeliverySettings): NewOut
     [
       {
         kind: 'paragraph',
-        text: `${lead.name} got in touch through the ${formName(lead.source).toLowerCase()}. Reply to this e-mail to answer them directly.`,
+        text: `${lead.name} got in touch through the ${formPhrase(lead.source)}. Reply to this e-mail to answer them directly.`,
       },
       {
         kind: 'fields',
