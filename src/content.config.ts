@@ -9,8 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { defineCollection, reference, type SchemaContext } from 'astro:content';
 import { glob, type Loader } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { SCHEMA_CONTEXT } from './lib/cms/fields';
+import { withKnownFields } from './lib/content-fields';
 
-/** Icons a mini-app can show; anything else falls back to `default`. */
+/** Icons a mini-app can show; without one it shows `default`, and any other name fails the build. */
 export const MINI_APP_ICONS = [
   'invoice',
   'calendar',
@@ -138,7 +140,11 @@ export const sectorSchema = ({ image }: SchemaContext) =>
 
 const sectors = defineCollection({
   // The markdown body is the sector page's main text: what the firm automates for this kind of business.
-  loader: withImageFiles(glob({ pattern: '*.md', base: './content/sectors' }), { image: 'content/images/sectors' }),
+  loader: withKnownFields(
+    withImageFiles(glob({ pattern: '*.md', base: './content/sectors' }), { image: 'content/images/sectors' }),
+    sectorSchema(SCHEMA_CONTEXT),
+    ['image'],
+  ),
   schema: sectorSchema,
 });
 
@@ -163,7 +169,7 @@ export const miniAppSchema = z.object({
 });
 
 const miniApps = defineCollection({
-  loader: glob({ pattern: '*.{yaml,yml}', base: './content/mini-apps' }),
+  loader: withKnownFields(glob({ pattern: '*.{yaml,yml}', base: './content/mini-apps' }), miniAppSchema, ['sectors']),
   schema: miniAppSchema,
 });
 
@@ -187,9 +193,13 @@ export const blogSchema = ({ image }: SchemaContext) =>
   });
 
 const blog = defineCollection({
-  loader: withImageFiles(
-    withCalendarDates(glob({ pattern: '**/*.md', base: './content/blog' }), ['publishedDate', 'updatedDate']),
-    { image: 'content/images/blog' },
+  loader: withKnownFields(
+    withImageFiles(
+      withCalendarDates(glob({ pattern: '**/*.md', base: './content/blog' }), ['publishedDate', 'updatedDate']),
+      { image: 'content/images/blog' },
+    ),
+    blogSchema(SCHEMA_CONTEXT),
+    ['image'],
   ),
   schema: blogSchema,
 });
@@ -216,7 +226,11 @@ export const newsletterSchema = z.object({
 
 const newsletter = defineCollection({
   // Published issues have a page at /newsletter/<file name>; sending one is the owner's act.
-  loader: withCalendarDates(glob({ pattern: '*.md', base: './content/newsletter' }), ['publishedDate']),
+  loader: withKnownFields(
+    withCalendarDates(glob({ pattern: '*.md', base: './content/newsletter' }), ['publishedDate']),
+    newsletterSchema,
+    ['posts'],
+  ),
   schema: newsletterSchema,
 });
 
@@ -231,7 +245,10 @@ export const legalSchema = z.object({
 });
 
 const legal = defineCollection({
-  loader: withCalendarDates(glob({ pattern: '*.md', base: './content/legal' }), ['updatedDate']),
+  loader: withKnownFields(
+    withCalendarDates(glob({ pattern: '*.md', base: './content/legal' }), ['updatedDate']),
+    legalSchema,
+  ),
   schema: legalSchema,
 });
 
@@ -250,7 +267,10 @@ export const guideSchema = z.object({
 const guides = defineCollection({
   // Guides are unlisted pages at /guides/<file name>, sent by e-mail to the people who ask for
   // them (src/shared/pages.ts GUIDE_PATHS) and made to print.
-  loader: withCalendarDates(glob({ pattern: '*.md', base: './content/guides' }), ['updatedDate']),
+  loader: withKnownFields(
+    withCalendarDates(glob({ pattern: '*.md', base: './content/guides' }), ['updatedDate']),
+    guideSchema,
+  ),
   schema: guideSchema,
 });
 

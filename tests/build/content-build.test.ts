@@ -82,6 +82,45 @@ describe('content validation at build time', () => {
     expect(output).toMatch(/publishedDate/);
   });
 
+  test('a post with a misspelt field, a missing date, a flag in words and a short title: each named, with what to write', () => {
+    // Alone, Astro drops `Draft`, publishing the draft, and calls the missing date an object.
+    site = copySite();
+    edit(site, 'content/blog/what-to-automate-first.md', (text) =>
+      text.replace(/^publishedDate: .*$/m, 'Draft: true\ndraft: yes').replace(/^title: .*$/m, 'title: "Short one"'),
+    );
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain(
+      [
+        'content/blog/what-to-automate-first.md: title: is 9 characters; write at least 10',
+        'publishedDate: is missing; write the date as YYYY-MM-DD',
+        'draft: "yes" is not true or false; write true or false',
+        'Draft: is not a field here; did you mean draft? The fields are title, summary, image, imageAlt, publishedDate, updatedDate, draft',
+      ].join('; '),
+    );
+  });
+
+  test.each([
+    [
+      'content/mini-apps/glossary-builder.yaml',
+      /^icon: .*$/m,
+      'icon: books',
+      'content/mini-apps/glossary-builder.yaml: icon: "books" is not one of invoice, calendar, robot,',
+    ],
+    [
+      'content/legal/privacy-policy.md',
+      /^updatedDate: .*$/m,
+      'updated: 2026-11-01',
+      'content/legal/privacy-policy.md: updatedDate: is missing; write the date as YYYY-MM-DD; updated: is not a field here',
+    ],
+  ])('%s with a wrong field fails the build, naming it', (file, line, written, message) => {
+    site = copySite();
+    edit(site, file, (text) => text.replace(line, written));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain(message);
+  });
+
   test('a date that is not a day of the calendar fails the build, naming the file and the field', () => {
     // The YAML reader alone would make it 2 March, and the post would move without a word.
     site = copySite();

@@ -1,0 +1,114 @@
+/**
+ * The fields of an entry in content/, checked before Astro's own schema check, so that a mistake
+ * fails the build with the file, the field and what to write, in an editor's words. Astro alone
+ * drops a key that is no field (a misspelt `Draft: true` publishes the draft) and says
+ * `Expected type "date", received "object"` of a date left out.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Loader } from 'astro/loaders';
+import { z } from 'astro/zod';
+
+/** What a value of each kind is written as. */
+const WRITE: Partial<Record<string, string>> = {
+  date: 'write the date as YYYY-MM-DD',
+  boolean: 'write true or false',
+  number: 'write a whole number',
+  array: 'write a list',
+  string: 'write it as text',
+};
+
+/** A value as the editor wrote it, shortened. */
+function shown(value: unknown): string {
+  const text = value instanceof Date ? value.toISOString().slice(0, 10) : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** The known field a misspelt key most likely meant: the same but for case, or one or two letters off. */
+function meant(key: string, fields: readonly string[]): string | undefined {
+  const lower = key.toLowerCase();
+  const distance = (a: string, b: string): number => {
+    let row = Array.from({ length: b.length + 1 }, (_, index) => index);
+    for (let i = 1; i <= a.length; i += 1) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j += 1)
+        next.push(
+          Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)),
+        );
+      row = next;
+    }
+    return row[b.length] ?? Number.POSITIVE_INFINITY;
+  };
+  return (
+    fields.find((field) => field.toLowerCase() === lower) ??
+    fields.find((field) => distance(lower, field.toLowerCase()) <= 2)
+  );
+}
+
+/** One line per problem of an issue, each starting with the field it is about. */
+function describe(issue: z.core.$ZodIssue, fields: readonly string[], missing: boolean): string[] {
+  const field = issue.path.map(String).join('.');
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => {
+        const guess = meant(key, fields);
+        return `${key}: is not a field here${guess ? `; did you mean ${guess}?` : ''} The fields are ${fields.join(', ')}`;
+      });
+    case 'invalid_type': {
+      const write = WRITE[issue.expected];
+      if (missing) return [`${field}: is missing${write ? `; ${write}` : ''}`];
+      return [
+        `${field}: ${shown(issue.input)} is not ${issue.expected === 'boolean' ? 'true or false' : `a ${issue.expected}`}${write ? `; ${write}` : ''}`,
+      ];
+    }
+    case 'too_small':
+    case 'too_big': {
+      const limit = issue.code === 'too_small' ? `at least ${issue.minimum}` : `at most ${issue.maximum}`;
+      const { input } = issue;
+      if (issue.origin === 'string' && typeof input === 'string')
+        return [`${field}: is ${input.length} characters; write ${limit}`];
+      if (issue.origin === 'array' && Array.isArray(input)) return [`${field}: has ${input.length}; give ${limit}`];
+      return [`${field}: ${shown(input)} is too ${issue.code === 'too_small' ? 'small' : 'large'}; write ${limit}`];
+    }
+    case 'invalid_value':
+      return [`${field}: ${shown(issue.input)} is not one of ${issue.values.map(String).join(', ')}`];
+    default:
+      return [`${field}: ${issue.message}`];
+  }
+}
+
+/**
+ * A loader whose entries must hold the fields of `schema` and no others, each of the right kind
+ * and length; the build fails naming the file, each field, and what to write. A field in `skip`
+ * that is there (an image, whose path withImageFiles checks; a reference, which Astro checks
+ * against its collection) is left to the loaders and schema after it.
+ */
+export function withKnownFields(loader: Loader, schema: z.ZodObject, skip: readonly string[] = []): Loader {
+  const check = z.strictObject(schema.shape);
+  const fields = Object.keys(schema.shape);
+  return {
+    ...loader,
+    load: (context) =>
+      loader.load({
+        ...context,
+        parseData(entry) {
+          const result = check.safeParse(entry.data, { reportInput: true });
+          const missing = (issue: z.core.$ZodIssue) =>
+            issue.path.length === 1 && entry.data[String(issue.path[0])] === undefined;
+          const problems = result.success
+            ? []
+            : result.error.issues
+                .filter((issue) => missing(issue) || !skip.includes(String(issue.path[0])))
+                .flatMap((issue) => describe(issue, fields, missing(issue)));
+          if (entry.filePath && problems.length > 0) {
+            const file = path.relative(
+              fileURLToPath(context.config.root),
+              path.resolve(fileURLToPath(context.config.root), entry.filePath),
+            );
+            throw new Error(`${file}: ${problems.join('; ')}`);
+          }
+          return context.parseData(entry);
+        },
+      }),
+  };
+}
