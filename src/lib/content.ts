@@ -91,23 +91,36 @@ export async function getPublishedPosts(): Promise<Post[]> {
 /** File names an issue cannot have: its page would take the place of another page under /newsletter. */
 const RESERVED_ISSUE_NAMES = new Set(['404', ...Object.values(NEWSLETTER_PATHS).map((path) => path.split('/').pop())]);
 
-/** What is wrong with a published issue: a taken file name, a featured post that cannot be featured. */
-function issueProblems(issue: Issue, postsById: Map<string, Post>): string[] {
+/**
+ * What is wrong with a published issue: a taken file name, a featured post that cannot be
+ * featured. `written` holds every post in content/blog, drafts and scheduled ones too, to say why
+ * one is not published.
+ */
+function issueProblems(
+  issue: Issue,
+  postsById: Map<string, Post>,
+  written: Map<string, Post>,
+  today: string,
+): string[] {
   const file = issue.filePath ?? `newsletter issue "${issue.id}"`;
   const problems: string[] = [];
   if (RESERVED_ISSUE_NAMES.has(issue.id)) {
     problems.push(`${file}: the file name "${issue.id}" is taken by another page under /newsletter; rename the file.`);
   }
   issue.data.posts?.forEach((ref, index) => {
-    const post = postsById.get(ref.id);
-    if (!post) {
+    const post = postsById.get(ref.id) ?? written.get(ref.id);
+    if (post && !postsById.has(ref.id) && post.data.draft) {
       problems.push(
-        `${file}: field posts[${index}] refers to the blog post "${ref.id}", which this build does not publish (it does not exist, or it is a draft). ` +
+        `${file}: field posts[${index}] refers to the blog post "${ref.id}", which is a draft: publish it first (remove draft: true), or feature another post.`,
+      );
+    } else if (!post || (!postsById.has(ref.id) && isoDate(post.data.publishedDate) <= today)) {
+      problems.push(
+        `${file}: field posts[${index}] refers to the blog post "${ref.id}", which does not exist. ` +
           `Use the file name (without extension) of a published post in content/blog: ${[...postsById.keys()].join(', ')}.`,
       );
     } else if (post.data.publishedDate > issue.data.publishedDate) {
       problems.push(
-        `${file}: field posts[${index}] refers to the blog post "${ref.id}", published on ${isoDate(post.data.publishedDate)}, ` +
+        `${file}: field posts[${index}] refers to the blog post "${ref.id}", ${postsById.has(ref.id) ? 'published on' : 'scheduled for'} ${isoDate(post.data.publishedDate)}, ` +
           `after the issue (${isoDate(issue.data.publishedDate)}): an issue can only feature posts already out on its date.`,
       );
     }
@@ -128,7 +141,8 @@ export async function getPublishedIssues(): Promise<Issue[]> {
     getPublishedPosts(),
   ]);
   const postsById = new Map(posts.map((post) => [post.id, post]));
-  const problems = issues.flatMap((issue) => issueProblems(issue, postsById));
+  const written = new Map((await getCollection('blog')).map((post) => [post.id, post]));
+  const problems = issues.flatMap((issue) => issueProblems(issue, postsById, written, today));
   if (problems.length > 0)
     throw new Error(`Newsletter issues that cannot be published:\n  - ${problems.join('\n  - ')}`);
   return issues.sort(newestFirst);

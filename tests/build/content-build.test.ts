@@ -149,21 +149,37 @@ describe('newsletter issues at build time', () => {
 
   test('featured posts that do not exist or come later, and a taken file name, fail the build, each named', () => {
     site = copySite();
-    edit(site, ISSUE, (text) => text.replace(/^ {2}- automated-appointment-scheduling$/m, '  - automated-scheduling'));
-    // Dated before the post it features (2026-11-10), and named like the unsubscribe page.
+    edit(site, 'content/blog/chatbots-for-client-service.md', (text) =>
+      text.replace(/^publishedDate: .*$/m, (line) => `${line}\ndraft: true`),
+    );
+    edit(site, 'content/blog/connecting-google-workspace-and-zoho.md', (text) =>
+      text.replace(/^publishedDate: .*$/m, 'publishedDate: 2099-01-01'),
+    );
+    edit(site, ISSUE, (text) =>
+      text.replace(
+        /^ {2}- automated-appointment-scheduling$/m,
+        '  - automated-scheduling\n  - chatbots-for-client-service',
+      ),
+    );
+    // Dated before the posts it features (2026-11-10, and one scheduled), and named like the unsubscribe page.
+    const ISSUE_TEXT = readFileSync(site.file(ISSUE), 'utf8');
     writeFileSync(
       site.file('content/newsletter/unsubscribe.md'),
-      readFileSync(site.file(ISSUE), 'utf8')
-        .replace(/^publishedDate: .*$/m, 'publishedDate: 2026-11-01')
-        .replace(
-          /^posts:\n(?: {2}- .+\n)+/m,
-          'posts:\n  - automate-invoicing-small-business\n  - what-to-automate-first\n',
-        ),
+      ISSUE_TEXT.replace(/^publishedDate: .*$/m, 'publishedDate: 2026-11-01').replace(
+        /^posts:\n(?: {2}- .+\n)+/m,
+        'posts:\n  - automate-invoicing-small-business\n  - what-to-automate-first\n  - connecting-google-workspace-and-zoho\n',
+      ),
     );
     const { status, output } = site.build();
     expect(status).not.toBe(0);
     expect(output).toContain(
-      `${ISSUE}: field posts[1] refers to the blog post "automated-scheduling", which this build does not publish`,
+      `${ISSUE}: field posts[1] refers to the blog post "automated-scheduling", which does not exist`,
+    );
+    expect(output).toContain(
+      `${ISSUE}: field posts[2] refers to the blog post "chatbots-for-client-service", which is a draft: publish it first`,
+    );
+    expect(output).toContain(
+      'content/newsletter/unsubscribe.md: field posts[2] refers to the blog post "connecting-google-workspace-and-zoho", scheduled for 2099-01-01, after the issue (2026-11-01)',
     );
     expect(output).toContain(
       'content/newsletter/unsubscribe.md: field posts[1] refers to the blog post "what-to-automate-first", published on 2026-11-10, after the issue (2026-11-01)',
