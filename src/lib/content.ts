@@ -79,12 +79,32 @@ function isPublished(data: { draft: boolean; publishedDate: Date }, today: strin
   return (SHOW_DRAFTS || !data.draft) && (SHOW_SCHEDULED || isoDate(data.publishedDate) <= today);
 }
 
+/** The collections whose scheduled entries this build has named in its log. */
+const announced = new Set<'blog' | 'newsletter'>();
+
+/**
+ * Names, once per build, each post or issue it leaves out because it is scheduled, so an editor
+ * who looks for one learns why it is not there and when it will be.
+ */
+async function announceScheduled(collection: 'blog' | 'newsletter', today: string): Promise<void> {
+  if (announced.has(collection) || SHOW_SCHEDULED) return;
+  announced.add(collection);
+  const scheduled = await getCollection(collection, ({ data }) => !data.draft && isoDate(data.publishedDate) > today);
+  for (const entry of scheduled) {
+    console.info(
+      `[content] ${entry.filePath ?? entry.id}: scheduled for ${isoDate(entry.data.publishedDate)}, so not in this build (${today}); ` +
+        'it appears with the first build on that day',
+    );
+  }
+}
+
 const newestFirst = (a: Post | Issue, b: Post | Issue) =>
   b.data.publishedDate.getTime() - a.data.publishedDate.getTime() || a.id.localeCompare(b.id);
 
 /** Published posts, newest first: drafts and posts dated after the build day are left out of production builds. */
 export async function getPublishedPosts(): Promise<Post[]> {
   const today = buildDay();
+  await announceScheduled('blog', today);
   return (await getCollection('blog', ({ data }) => isPublished(data, today))).sort(newestFirst);
 }
 
@@ -136,6 +156,7 @@ function issueProblems(
  */
 export async function getPublishedIssues(): Promise<Issue[]> {
   const today = buildDay();
+  await announceScheduled('newsletter', today);
   const [issues, posts] = await Promise.all([
     getCollection('newsletter', ({ data }) => isPublished(data, today)),
     getPublishedPosts(),

@@ -87,6 +87,11 @@ describe('a post and an issue dated tomorrow', () => {
       mailing: false,
     });
     expect(issueAppearances(site)).toEqual({ page: false, list: false, sitemap: false, mailing: false });
+    // The build says why they are not there, and when they will be, once each.
+    for (const file of [`content/blog/${SLUG}.md`, `content/newsletter/${ISSUE_SLUG}.md`]) {
+      const line = `[content] ${file}: scheduled for 2031-03-15, so not in this build (2031-03-14); it appears with the first build on that day`;
+      expect(output.split(line)).toHaveLength(2);
+    }
   });
 
   test('are in all of them in the same build made on their day', () => {
