@@ -19,6 +19,8 @@ export interface CmsCopy extends SiteCopy {
   stop: () => Promise<void>;
   /** `git` in the copy, returning its output. */
   git: (...args: string[]) => string;
+  /** What `npm run cms` has printed so far. */
+  log: () => string;
 }
 
 /** Resolves once `request` answers 200; rejects if the process stops first. */
@@ -85,6 +87,7 @@ export async function startCmsCopy(prepare: (site: SiteCopy) => void = () => {})
     ...site,
     cmsUrl,
     git,
+    log: () => output,
     stop,
     remove: () => site.remove(),
   };
