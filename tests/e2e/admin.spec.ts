@@ -111,6 +111,16 @@ test('the owner sees what was just submitted, keeps the session on reload, expor
   await expect(page.getByRole('form', { name: 'Admin login' })).toBeVisible();
 });
 
+test('/admin, as the owner would type it, leads to the dashboard', async ({ request, page }) => {
+  for (const path of ['/admin', '/admin/']) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).toBe(302);
+    expect(new URL(response.headers()['location'] ?? '', 'http://localhost').pathname, path).toBe('/admin/insights');
+  }
+  await page.goto('/admin');
+  await expect(page.getByRole('form', { name: 'Admin login' })).toBeVisible();
+});
+
 test('the admin page is not for search engines', async ({ request }) => {
   const response = await request.get('/admin/insights');
   expect(response.headers()['x-robots-tag']).toContain('noindex');
