@@ -3,6 +3,7 @@
  * no one can see, control characters, unknown sources, bodies in other charsets, and the
  * edges of e-mail addresses.
  */
+import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { HttpError, readJsonBody } from '../../functions/_lib/platform/http';
 import {
@@ -214,6 +215,20 @@ describe('request bodies', () => {
   ])('a UTF-8 body declared as %j is read', async (type) => {
     expect(await readJsonBody(request(type, '{"name":"Zoë"}'))).toEqual({ name: 'Zoë' });
   });
+
+  test.each([['gzip'], ['br'], ['deflate, gzip']])(
+    'a body sent with Content-Encoding %j answers 415 naming it',
+    async (encoding) => {
+      const compressed = new Request('http://localhost/api/subscribers', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: gzipSync('{"name":"Zoë"}'),
+      });
+      const { status, error } = await statusOf(readJsonBody(compressed));
+      expect(status).toBe(415);
+      expect(error).toBe(`Send the body uncompressed: Content-Encoding ${encoding} is not accepted`);
+    },
+  );
 
   test('bytes that are not UTF-8 answer 400 instead of turning into replacement characters', async () => {
     const { status, error } = await statusOf(

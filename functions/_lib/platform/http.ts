@@ -75,6 +75,12 @@ function charsetOf(value: string | null): string | undefined {
  * body with a false or missing Content-Length cannot make us buffer more.
  */
 export async function readBoundedText(req: Request): Promise<string> {
+  // A compressed body would be read as its compressed bytes: say so, rather than call it bad UTF-8.
+  const encoding = req.headers.get('content-encoding')?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity')
+    throw new HttpError(
+      errorResponse(415, `Send the body uncompressed: Content-Encoding ${encoding.slice(0, 40)} is not accepted`),
+    );
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (declared > LIMITS.bodyBytes)
     throw new HttpError(errorResponse(413, `The body is larger than ${LIMITS.bodyBytes} bytes`));
