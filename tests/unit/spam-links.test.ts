@@ -55,7 +55,20 @@ describe('the link rule of a lead', () => {
     ],
     [
       'tools named by their host, which are not links',
-      { content: 'We use Booking.com, Xero.com, Shopify.com and Node.js, e.g. 1.5kg/day and/or more.' },
+      {
+        content:
+          'We use Booking.com, Vue.js/Nuxt, Node.js/Express, Next.js/React and Nest.ts/Prisma, e.g. 1.5kg/day and/or more.',
+      },
+      undefined,
+    ],
+    [
+      'links strung together without spaces, each one link',
+      { content: 'https://a.example,https://b.example;www.c.example|bit.ly/d' },
+      '4 links in the message (at most 3 allowed)',
+    ],
+    [
+      'markup whose text is its address, each one link',
+      { content: '[url]https://a.example[/url] <a href="https://b.example">https://b.example</a> https://c.example' },
       undefined,
     ],
   ])('%s', (_label, fields, expected) => {

@@ -16,14 +16,26 @@ import { getEnv } from '../platform/env';
 export const CONTENT_CHECK_TIMEOUT_MS = 1500;
 
 /**
- * One web address in a text, matched whole so that each counts once: the link markup of forums
- * (`[url=…]`) and HTML (`<a …>`); an address with a scheme (`https://…`, and the disguised
- * `hxxps://…` or `xhttps://…`) or starting `www.`; and a host with a path (`bit.ly/x`), which
- * mail clients link. A bare host (`Booking.com`) is not counted: a prospect names the tools they
- * use that way. Every part is bounded, so a long hostile text takes linear time.
+ * The rest of an address: up to a space, a quote or bracket, a list separator (`,` `;` `|`), or
+ * the start of another address, so that links strung together without spaces count one each.
  */
-const LINK =
-  /\[url\b[^\]]{0,300}\]?|<a\s[^>]{0,300}>?|[a-z][a-z0-9+.-]{0,15}:\/\/[^\s<>"'[\]]*|\bwww\.[a-z0-9-][^\s<>"'[\]]*|\b[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2,}\/[^\s<>"'[\]]*/gi;
+const TAIL = String.raw`(?:(?![a-z][a-z0-9+.-]{0,15}:\/\/)[^\s<>"'[\],;|])*`;
+
+/**
+ * One web address in a text, matched whole so that each counts once: the link markup of forums
+ * (`[url=…]…[/url]`) and HTML (`<a …>…</a>`), text and all; an address with a scheme
+ * (`https://…`, and the disguised `hxxps://…` or `xhttps://…`) or starting `www.`; and a host with
+ * a path (`bit.ly/x`), which mail clients link. A bare host (`Booking.com`) is not counted: a
+ * prospect names the tools they use that way, as they write `Node.js/Express` (a `.js` or `.ts`
+ * ending is a file's, never a host's). Every part is bounded, so a long hostile text takes linear
+ * time.
+ */
+const LINK = new RegExp(
+  String.raw`\[url\b[^\]]{0,300}\](?:[^[]{0,300}\[\/url\])?|<a\s[^>]{0,300}>(?:[^<]{0,300}<\/a>)?|` +
+    String.raw`[a-z][a-z0-9+.-]{0,15}:\/\/${TAIL}|\bwww\.[a-z0-9-]${TAIL}|` +
+    String.raw`\b[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.(?!(?:js|ts)\/)[a-z]{2,63}\/${TAIL}`,
+  'gi',
+);
 
 export function countLinks(text: string | undefined): number {
   return text ? (text.match(LINK)?.length ?? 0) : 0;
