@@ -13,13 +13,18 @@ import { z } from 'astro/zod';
 const WRITE: Partial<Record<string, string>> = {
   date: 'write the date as YYYY-MM-DD',
   boolean: 'write true or false',
-  number: 'write a whole number',
+  number: 'write a number',
+  int: 'write a whole number',
   array: 'write a list',
   string: 'write it as text',
 };
 
+/** What a value of each kind is called, where "a <kind>" would not do. */
+const KIND: Partial<Record<string, string>> = { boolean: 'true or false', int: 'a whole number', array: 'a list' };
+
 /** A value as the editor wrote it, shortened. */
 function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
   const text = value instanceof Date ? value.toISOString().slice(0, 10) : JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
@@ -58,7 +63,7 @@ function describe(issue: z.core.$ZodIssue, fields: readonly string[], missing: b
       const write = WRITE[issue.expected];
       if (missing) return [`${field}: is missing${write ? `; ${write}` : ''}`];
       return [
-        `${field}: ${shown(issue.input)} is not ${issue.expected === 'boolean' ? 'true or false' : `a ${issue.expected}`}${write ? `; ${write}` : ''}`,
+        `${field}: ${shown(issue.input)} is not ${KIND[issue.expected] ?? `a ${issue.expected}`}${write ? `; ${write}` : ''}`,
       ];
     }
     case 'too_small':
@@ -93,8 +98,11 @@ export function withKnownFields(loader: Loader, schema: z.ZodObject, skip: reado
         ...context,
         parseData(entry) {
           const result = check.safeParse(entry.data, { reportInput: true });
+          // A field left out: at the top (a date, whose coercion hides it), or inside a list item (a
+          // sector's automation without its text).
           const missing = (issue: z.core.$ZodIssue) =>
-            issue.path.length === 1 && entry.data[String(issue.path[0])] === undefined;
+            (issue.path.length === 1 && entry.data[String(issue.path[0])] === undefined) ||
+            (issue.code === 'invalid_type' && issue.input === undefined);
           const problems = result.success
             ? []
             : result.error.issues

@@ -108,6 +108,13 @@ describe('content validation at build time', () => {
       'content/mini-apps/glossary-builder.yaml: icon: "books" is not one of invoice, calendar, robot,',
     ],
     [
+      'content/sectors/creative.md',
+      // A position that is not a whole number, and an automation without its text.
+      /^order: 2\n([\s\S]*?)^ {4}text: "When a deal is marked won.*\n/m,
+      'order: 1.5\n$1',
+      'content/sectors/creative.md: order: 1.5 is not a whole number; write a whole number; automations.0.text: is missing',
+    ],
+    [
       'content/legal/privacy-policy.md',
       /^updatedDate: .*$/m,
       'updated: 2026-11-01',
