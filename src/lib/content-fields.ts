@@ -103,10 +103,13 @@ export function withKnownFields(loader: Loader, schema: z.ZodObject, skip: reado
           const missing = (issue: z.core.$ZodIssue) =>
             (issue.path.length === 1 && entry.data[String(issue.path[0])] === undefined) ||
             (issue.code === 'invalid_type' && issue.input === undefined);
+          // How many a list holds is this check's to say, also of a list of references.
+          const counted = (issue: z.core.$ZodIssue) =>
+            (issue.code === 'too_big' || issue.code === 'too_small') && issue.origin === 'array';
           const problems = result.success
             ? []
             : result.error.issues
-                .filter((issue) => missing(issue) || !skip.includes(String(issue.path[0])))
+                .filter((issue) => missing(issue) || counted(issue) || !skip.includes(String(issue.path[0])))
                 .flatMap((issue) => describe(issue, fields, missing(issue)));
           if (entry.filePath && problems.length > 0) {
             const file = path.relative(

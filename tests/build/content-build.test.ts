@@ -115,6 +115,12 @@ describe('content validation at build time', () => {
       'content/sectors/creative.md: order: 1.5 is not a whole number; write a whole number; automations.0.text: is missing',
     ],
     [
+      'content/newsletter/three-automations-before-the-new-year.md',
+      /^posts:\n/m,
+      'posts:\n  - chatbots-for-client-service\n  - what-to-automate-first\n',
+      'content/newsletter/three-automations-before-the-new-year.md: posts: has 4; give at most 3',
+    ],
+    [
       'content/legal/privacy-policy.md',
       /^updatedDate: .*$/m,
       'updated: 2026-11-01',
