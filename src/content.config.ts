@@ -5,12 +5,11 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineCollection, reference, type SchemaContext } from 'astro:content';
 import { glob, type Loader } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { SCHEMA_CONTEXT } from './lib/cms/fields';
-import { withKnownFields } from './lib/content-fields';
+import { checkedBefore, withKnownFields } from './lib/content-fields';
 
 /** Icons a mini-app can show; without one it shows `default`, and any other name fails the build. */
 export const MINI_APP_ICONS = [
@@ -56,27 +55,19 @@ function wrongDates(text: string, data: Record<string, unknown>, fields: readonl
 
 /** A glob loader whose files' date fields must be dates, YYYY-MM-DD, and days of the calendar: the build fails naming the file and the field. */
 function withCalendarDates(loader: Loader, fields: readonly string[]): Loader {
-  return {
-    ...loader,
-    load: (context) =>
-      loader.load({
-        ...context,
-        parseData(entry) {
-          const file = entry.filePath;
-          const wrong = file ? wrongDates(readFileSync(file, 'utf8'), entry.data, fields) : [];
-          if (file && wrong.length > 0)
-            throw new Error(
-              `${path.relative(fileURLToPath(context.config.root), file)}: ${wrong.join('; ')}; write the date as YYYY-MM-DD`,
-            );
-          // An empty date (`updatedDate:` with nothing after it, or "") is no date: the schema would
-          // read it as 1 January 1970. Left out, an optional one is absent and a required one missing.
-          const empty = fields.filter((field) => entry.data[field] === null || entry.data[field] === '');
-          if (empty.length === 0) return context.parseData(entry);
-          const data = Object.fromEntries(Object.entries(entry.data).filter(([field]) => !empty.includes(field)));
-          return context.parseData({ ...entry, data: data as typeof entry.data });
-        },
-      }),
-  };
+  return checkedBefore(loader, (entry, root) => {
+    const file = entry.filePath && path.resolve(root, entry.filePath);
+    const wrong = file ? wrongDates(readFileSync(file, 'utf8'), entry.data, fields) : [];
+    if (file && wrong.length > 0)
+      throw new Error(`${path.relative(root, file)}: ${wrong.join('; ')}; write the date as YYYY-MM-DD`);
+    // An empty date (`updatedDate:` with nothing after it, or "") is no date: the schema would
+    // read it as 1 January 1970. Left out, an optional one is absent and a required one missing.
+    return Object.fromEntries(
+      Object.entries(entry.data).filter(
+        ([field, value]) => !fields.includes(field) || (value !== null && value !== ''),
+      ),
+    );
+  });
 }
 
 /**
@@ -86,31 +77,22 @@ function withCalendarDates(loader: Loader, fields: readonly string[]): Loader {
  * from the site's root when it starts with `/`; an address (`https://…`) is left to image().
  */
 function withImageFiles(loader: Loader, folders: Readonly<Record<string, string>>): Loader {
-  return {
-    ...loader,
-    load: (context) => {
-      const root = fileURLToPath(context.config.root);
-      const fromRoot = (to: string) => path.relative(root, to) || '.';
-      return loader.load({
-        ...context,
-        parseData(entry) {
-          const file = entry.filePath && path.resolve(root, entry.filePath);
-          for (const [field, folder] of Object.entries(folders)) {
-            const written = entry.data[field];
-            if (!file || typeof written !== 'string' || written.includes('://')) continue;
-            const here = path.dirname(file);
-            const found = written.startsWith('/') ? path.join(root, written) : path.resolve(here, written);
-            if (statSync(found, { throwIfNoEntry: false })?.isFile()) continue;
-            const example = path.join(path.relative(here, path.join(root, folder)), `<name>${path.extname(written)}`);
-            throw new Error(
-              `${fromRoot(file)}: ${field}: ${written} is not a file in ${fromRoot(path.dirname(found))}; write the path relative to the markdown file, e.g. ${example}`,
-            );
-          }
-          return context.parseData(entry);
-        },
-      });
-    },
-  };
+  return checkedBefore(loader, (entry, root) => {
+    const fromRoot = (to: string) => path.relative(root, to) || '.';
+    const file = entry.filePath && path.resolve(root, entry.filePath);
+    for (const [field, folder] of Object.entries(folders)) {
+      const written = entry.data[field];
+      if (!file || typeof written !== 'string' || written.includes('://')) continue;
+      const here = path.dirname(file);
+      const found = written.startsWith('/') ? path.join(root, written) : path.resolve(here, written);
+      if (statSync(found, { throwIfNoEntry: false })?.isFile()) continue;
+      const example = path.join(path.relative(here, path.join(root, folder)), `<name>${path.extname(written)}`);
+      throw new Error(
+        `${fromRoot(file)}: ${field}: ${written} is not a file in ${fromRoot(path.dirname(found))}; write the path relative to the markdown file, e.g. ${example}`,
+      );
+    }
+    return entry.data;
+  });
 }
 
 /** A short text used as meta description and card text: search engines show up to about 160 characters. */

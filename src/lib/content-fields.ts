@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Loader } from 'astro/loaders';
+import type { Loader, ParseDataOptions } from 'astro/loaders';
 import { z } from 'astro/zod';
 
 /** What a value of each kind is written as. */
@@ -82,6 +82,33 @@ function describe(issue: z.core.$ZodIssue, fields: readonly string[], missing: b
   }
 }
 
+/** An entry as a loader hands it to Astro's parseData. */
+export type LoadedEntry = ParseDataOptions<Record<string, unknown>>;
+
+/**
+ * A loader whose entries go through `check` before Astro's schema: it throws to fail the build,
+ * naming the file and the field, or answers the entry's data (changed, where it must be) for the
+ * next step. `root` is the site's folder, which entries' paths are relative to.
+ */
+export function checkedBefore(
+  loader: Loader,
+  check: (entry: LoadedEntry, root: string) => Record<string, unknown>,
+): Loader {
+  return {
+    ...loader,
+    load: (context) => {
+      const root = fileURLToPath(context.config.root);
+      return loader.load({
+        ...context,
+        parseData<TData extends Record<string, unknown>>(entry: ParseDataOptions<TData>) {
+          // A check answers the entry's own data, or the same without fields it takes out.
+          return context.parseData({ ...entry, data: check(entry, root) as TData });
+        },
+      });
+    },
+  };
+}
+
 /**
  * A loader whose entries must hold the fields of `schema` and no others, each of the right kind
  * and length; the build fails naming the file, each field, and what to write. A field in `skip`
@@ -91,35 +118,23 @@ function describe(issue: z.core.$ZodIssue, fields: readonly string[], missing: b
 export function withKnownFields(loader: Loader, schema: z.ZodObject, skip: readonly string[] = []): Loader {
   const check = z.strictObject(schema.shape);
   const fields = Object.keys(schema.shape);
-  return {
-    ...loader,
-    load: (context) =>
-      loader.load({
-        ...context,
-        parseData(entry) {
-          const result = check.safeParse(entry.data, { reportInput: true });
-          // A field left out: at the top (a date, whose coercion hides it), or inside a list item (a
-          // sector's automation without its text).
-          const missing = (issue: z.core.$ZodIssue) =>
-            (issue.path.length === 1 && entry.data[String(issue.path[0])] === undefined) ||
-            (issue.code === 'invalid_type' && issue.input === undefined);
-          // How many a list holds is this check's to say, also of a list of references.
-          const counted = (issue: z.core.$ZodIssue) =>
-            (issue.code === 'too_big' || issue.code === 'too_small') && issue.origin === 'array';
-          const problems = result.success
-            ? []
-            : result.error.issues
-                .filter((issue) => missing(issue) || counted(issue) || !skip.includes(String(issue.path[0])))
-                .flatMap((issue) => describe(issue, fields, missing(issue)));
-          if (entry.filePath && problems.length > 0) {
-            const file = path.relative(
-              fileURLToPath(context.config.root),
-              path.resolve(fileURLToPath(context.config.root), entry.filePath),
-            );
-            throw new Error(`${file}: ${problems.join('; ')}`);
-          }
-          return context.parseData(entry);
-        },
-      }),
-  };
+  // A field left out: at the top (a date, whose coercion hides it), or inside a list item (a
+  // sector's automation without its text).
+  const missing = (issue: z.core.$ZodIssue, data: Record<string, unknown>) =>
+    (issue.path.length === 1 && data[String(issue.path[0])] === undefined) ||
+    (issue.code === 'invalid_type' && issue.input === undefined);
+  // How many a list holds is this check's to say, also of a list of references.
+  const counted = (issue: z.core.$ZodIssue) =>
+    (issue.code === 'too_big' || issue.code === 'too_small') && issue.origin === 'array';
+  return checkedBefore(loader, (entry, root) => {
+    const result = check.safeParse(entry.data, { reportInput: true });
+    const problems = result.success
+      ? []
+      : result.error.issues
+          .filter((issue) => missing(issue, entry.data) || counted(issue) || !skip.includes(String(issue.path[0])))
+          .flatMap((issue) => describe(issue, fields, missing(issue, entry.data)));
+    if (entry.filePath && problems.length > 0)
+      throw new Error(`${path.relative(root, path.resolve(root, entry.filePath))}: ${problems.join('; ')}`);
+    return entry.data;
+  });
 }
