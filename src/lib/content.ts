@@ -116,31 +116,29 @@ const RESERVED_ISSUE_NAMES = new Set(['404', ...Object.values(NEWSLETTER_PATHS).
  * featured. `written` holds every post in content/blog, drafts and scheduled ones too, to say why
  * one is not published.
  */
-function issueProblems(
-  issue: Issue,
-  postsById: Map<string, Post>,
-  written: Map<string, Post>,
-  today: string,
-): string[] {
+function issueProblems(issue: Issue, postsById: Map<string, Post>, written: Map<string, Post>): string[] {
   const file = issue.filePath ?? `newsletter issue "${issue.id}"`;
   const problems: string[] = [];
   if (RESERVED_ISSUE_NAMES.has(issue.id)) {
     problems.push(`${file}: the file name "${issue.id}" is taken by another page under /newsletter; rename the file.`);
   }
   issue.data.posts?.forEach((ref, index) => {
-    const post = postsById.get(ref.id) ?? written.get(ref.id);
-    if (post && !postsById.has(ref.id) && post.data.draft) {
-      problems.push(
-        `${file}: field posts[${index}] refers to the blog post "${ref.id}", which is a draft: publish it first (remove draft: true), or feature another post.`,
-      );
-    } else if (!post || (!postsById.has(ref.id) && isoDate(post.data.publishedDate) <= today)) {
+    // A post this build leaves out is a draft or scheduled; a scheduled one is dated after the
+    // issue, which this build publishes, so the date check below says so.
+    const published = postsById.get(ref.id);
+    const post = published ?? written.get(ref.id);
+    if (!post) {
       problems.push(
         `${file}: field posts[${index}] refers to the blog post "${ref.id}", which does not exist. ` +
           `Use the file name (without extension) of a published post in content/blog: ${[...postsById.keys()].join(', ')}.`,
       );
+    } else if (!published && post.data.draft) {
+      problems.push(
+        `${file}: field posts[${index}] refers to the blog post "${ref.id}", which is a draft: publish it first (remove draft: true), or feature another post.`,
+      );
     } else if (post.data.publishedDate > issue.data.publishedDate) {
       problems.push(
-        `${file}: field posts[${index}] refers to the blog post "${ref.id}", ${postsById.has(ref.id) ? 'published on' : 'scheduled for'} ${isoDate(post.data.publishedDate)}, ` +
+        `${file}: field posts[${index}] refers to the blog post "${ref.id}", ${published ? 'published on' : 'scheduled for'} ${isoDate(post.data.publishedDate)}, ` +
           `after the issue (${isoDate(issue.data.publishedDate)}): an issue can only feature posts already out on its date.`,
       );
     }
@@ -163,7 +161,7 @@ export async function getPublishedIssues(): Promise<Issue[]> {
   ]);
   const postsById = new Map(posts.map((post) => [post.id, post]));
   const written = new Map((await getCollection('blog')).map((post) => [post.id, post]));
-  const problems = issues.flatMap((issue) => issueProblems(issue, postsById, written, today));
+  const problems = issues.flatMap((issue) => issueProblems(issue, postsById, written));
   if (problems.length > 0)
     throw new Error(`Newsletter issues that cannot be published:\n  - ${problems.join('\n  - ')}`);
   return issues.sort(newestFirst);
