@@ -2,13 +2,18 @@
  * Copies Decap CMS's browser bundle into the site (public/admin/cms/decap/, git-ignored), from the
  * package tarball the registry serves, after checking the tarball against the pinned integrity.
  * `npm install` runs it (the `prepare` script) with --if-missing, so a clone gets the bundle with its
- * other packages and builds offline afterwards; the repository carries only the pin.
+ * other packages and builds offline afterwards; the repository carries only the pin. `npm run build`
+ * runs it too: Netlify skips `npm install` (and so `prepare`) on a build whose package.json and Node
+ * are those of its cache, and restores node_modules but not public/, so without this every such
+ * deploy (the daily one among them) would ship without the CMS.
  *
  *   npm run cms:vendor               the pinned version again (scripts/cms/decap.json)
  *   node scripts/cms/vendor-decap.ts --if-missing   only when the folder lacks the pinned version;
  *                                    a registry that cannot give it (offline, a mirror without
  *                                    decap-cms) is a one-line warning and exit 0, so `npm install`
- *                                    still succeeds: only the CMS page waits for the bundle
+ *                                    still succeeds: only the CMS page waits for the bundle.
+ *                                    On Netlify (NETLIFY=true) it fails the build instead: the
+ *                                    deploy before it, CMS and all, stays live
  *   npm run cms:vendor -- 3.17.0     another version: its integrity is asked of the registry,
  *                                    checked, and pinned in decap.json with the version
  *
@@ -117,6 +122,13 @@ function main() {
   } catch (error) {
     // The bundle is optional to an install: without it only the CMS page cannot work, and it says
     // so. A tarball that does not match the pin is never optional: it stops the install.
+    if (ifMissing && error instanceof FetchFailed && process.env.NETLIFY === 'true') {
+      console.error(
+        `decap-cms@${version}: ${error.message}. A deploy without the CMS bundle would leave the CMS page saying it is not installed, so this build stops here; the site's last deploy stays live. Try the deploy again once the registry answers.`,
+      );
+      process.exitCode = 1;
+      return;
+    }
     if (ifMissing && error instanceof FetchFailed) {
       console.warn(
         `warning: could not fetch the CMS bundle decap-cms@${version} (${error.message}); the CMS page /admin/cms/ will not work until \`npm run cms:vendor\` succeeds.`,

@@ -34,6 +34,10 @@ beforeEach(() => {
 
 /** Runs the script (asynchronously: the registry answers from this process) and collects what it printed. */
 function vendor(...args: string[]): Promise<{ code: number | null; output: string }> {
+  return vendorWith({}, ...args);
+}
+
+function vendorWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [path.join(project, 'scripts', 'cms', 'vendor-decap.ts'), ...args], {
     cwd: project,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -43,6 +47,8 @@ function vendor(...args: string[]): Promise<{ code: number | null; output: strin
       // An empty cache of its own, so nothing is answered without asking the registry.
       npm_config_cache: path.join(project, '.npm-cache'),
       npm_config_fetch_retries: '0',
+      NETLIFY: '',
+      ...env,
     },
   });
   let output = '';
@@ -66,6 +72,15 @@ describe('a registry without decap-cms', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^warning: .*decap-cms@3\.\d+\.\d+.*404/);
     expect(lines[0]).toContain('/admin/cms/ will not work until `npm run cms:vendor` succeeds');
+    expect(existsSync(path.join(project, 'public', 'admin', 'cms', 'decap'))).toBe(false);
+  });
+
+  test('in a Netlify build, --if-missing stops the build: a deploy is not shipped without its CMS', async () => {
+    const { code, output } = await vendorWith({ NETLIFY: 'true' }, '--if-missing');
+    expect(code).toBe(1);
+    expect(output).toMatch(/^decap-cms@3\.\d+\.\d+: npm pack: .*404/);
+    expect(output).toContain("this build stops here; the site's last deploy stays live");
+    expect(output).not.toMatch(/^\s+at /m);
     expect(existsSync(path.join(project, 'public', 'admin', 'cms', 'decap'))).toBe(false);
   });
 

@@ -66,14 +66,14 @@ export function cmsPolicy(settings: CmsSettings): string {
 }
 
 /**
- * What the page says when the build has no bundle: `npm install` goes on without it when the
- * registry cannot give it (offline, a mirror without decap-cms), and a page loading a missing
- * script would be blank.
+ * What the page says when the build has no bundle: `npm install` and a local `npm run build` go on
+ * without it when the registry cannot give it (offline, a mirror without decap-cms), and a page
+ * loading a missing script would be blank. A Netlify build stops instead (scripts/cms/vendor-decap.ts).
  */
 const MISSING_BUNDLE = `<main>
       <h1>The content manager is not installed here</h1>
       <p>Its editing screen (the browser bundle of Decap CMS) was not fetched when the site's packages were installed: the package registry could not be reached, or it has no <code>decap-cms</code> package.</p>
-      <p>On your machine, run <code>npm run cms:vendor</code>, then <code>npm run build</code> again; under <code>npm run cms</code>, reload this page once it has run. On Netlify, the next deploy fetches it; its deploy log says why it could not.</p>
+      <p>On your machine, run <code>npm run cms:vendor</code>, then <code>npm run build</code> again; under <code>npm run cms</code>, reload this page once it has run. On Netlify, each build fetches it, and a build that cannot stops there with the reason in its deploy log, so a deploy never ships without it.</p>
     </main>`;
 
 /**
