@@ -660,6 +660,39 @@ describe.each(backends)('delivery on %s', (_name, backend) => {
     });
   }, 30_000);
 
+  test('a sweep ends within its budget: attempts still going at its end are cut off there and retried', async () => {
+    receiver.answer('hang');
+    smtp.behave('stall');
+    const now = new Date();
+    const settings = { origin: ORIGIN, notifyTo: ['team@loopwork.example'], webhookHost: new URL(receiver.url).host };
+    await store.createLead({ name: 'Late', email: 'late@example.com', source: 'contact_form' }, now, {
+      outbox: (lead) => leadEntries(lead, settings),
+    });
+    const started = Date.now();
+    // The attempts' own deadline is the default 60 s: the budget ends them.
+    const report = await sweep(store, { now: () => now, budgetMs: 3000 });
+    expect(Date.now() - started).toBeLessThan(6000);
+    expect(report).toEqual({ delivered: 0, failed: 2, dead: 0 });
+    const [lead] = await store.listLeads({ offset: 0, limit: 1 });
+    expect(lead?.delivery?.map(({ kind, status, lastError }) => ({ kind, status, lastError }))).toEqual([
+      { kind: 'lead-notification', status: 'pending', lastError: 'no answer within 3 s' },
+      { kind: 'webhook', status: 'pending', lastError: 'no answer within 3 s' },
+    ]);
+    // With less than a batch's least time left, nothing is claimed: it waits for the next sweep.
+    smtp.behave('accept');
+    receiver.answer(204);
+    expect(await sweep(store, { now: () => new Date(now.getTime() + 61_000), budgetMs: 1500 })).toEqual({
+      delivered: 0,
+      failed: 0,
+      dead: 0,
+    });
+    expect(await sweep(store, { now: () => new Date(now.getTime() + 61_000) })).toEqual({
+      delivered: 2,
+      failed: 0,
+      dead: 0,
+    });
+  }, 30_000);
+
   test('a deployed site without SMTP_URL keeps its e-mails waiting, untried, and sends them once SMTP_URL is set', async () => {
     delete process.env.SITE_LOCAL_RUN;
     delete process.env.SMTP_URL;

@@ -209,7 +209,11 @@ export function deliverAfterAnswer(
 export interface SweepOptions {
   /** The clock: the tests move it instead of waiting. */
   now?: () => Date;
-  /** Stop claiming after this long (a scheduled function has 30 seconds). */
+  /**
+   * How long the whole sweep may take, its attempts included (a scheduled function is stopped at
+   * 30 seconds): no batch starts with less than MIN_ATTEMPT_MS of it left, and each attempt is cut
+   * off at what is left.
+   */
   budgetMs?: number;
   /** Entries claimed and delivered at a time. */
   batch?: number;
@@ -220,10 +224,18 @@ export interface SweepOptions {
 }
 
 /**
- * Delivers everything due, a batch at a time, until nothing is due or the budget is spent. Each
- * batch comes from the first line (notifications, guides, confirmations, webhooks) while it has
- * anything due, and only then from the newsletter's, at the pace `perMinute` allows: a lead's
- * notification waits behind one batch of a newsletter at most.
+ * The least time a batch's attempts get: with less of the budget left, the sweep stops and leaves
+ * what is due to the next one, rather than start attempts it would have to cut off at once.
+ */
+export const MIN_ATTEMPT_MS = 2_000;
+
+/**
+ * Delivers everything due, a batch at a time, until nothing is due or the budget is spent, its
+ * attempts within it: an attempt still going at the end counts as failed and is retried (the
+ * e-mail or webhook may have gone out: delivery is at least once). Each batch comes from the first
+ * line (notifications, guides, confirmations, webhooks) while it has anything due, and only then
+ * from the newsletter's, at the pace `perMinute` allows: a lead's notification waits behind one
+ * batch of a newsletter at most.
  */
 export async function sweep(
   store: StoreVerbs,
@@ -237,11 +249,14 @@ export async function sweep(
 ) {
   const report: DeliveryReport = { delivered: 0, failed: 0, dead: 0 };
   const started = Date.now();
-  while (Date.now() - started < budgetMs) {
+  for (;;) {
+    // Whole seconds, so that the error of an attempt cut off says "no answer within 12 s".
+    const left = Math.floor((budgetMs - (Date.now() - started)) / 1000) * 1000;
+    if (left < MIN_ATTEMPT_MS) break;
     const first = await store.claimOutbox(now(), batch);
     const claimed = first.length > 0 ? first : await store.claimBulk(now(), batch, perMinute);
     if (claimed.length === 0) break;
-    await deliverClaimed(store, claimed, now, report, attemptDeadlineMs);
+    await deliverClaimed(store, claimed, now, report, Math.min(attemptDeadlineMs, left));
   }
   return report;
 }
