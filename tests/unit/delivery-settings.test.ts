@@ -112,6 +112,29 @@ describe("the e-mails' links", () => {
     );
   });
 
+  test.each([
+    'https://deploy-preview-12--loopwork.netlify.app',
+    'https://fix-footer--loopwork.netlify.app',
+    'https://6790abc123def4560008a1b2--loopwork.netlify.app',
+  ])('a deploy preview or branch deploy (%s) links to itself, so its links reach its own store', (origin) => {
+    environment({ PUBLIC_SITE_URL: 'https://www.loopwork.example' });
+    const site = { id: '', name: 'loopwork', url: 'https://www.loopwork.example' };
+    expect(siteOrigin(new Request(`${origin}/api/newsletter/subscribe`), { site })).toBe(origin);
+  });
+
+  test.each([
+    'https://deploy-preview-12--other-site.netlify.app',
+    'https://loopwork.netlify.app.evil.example',
+    'https://x--loopwork.netlify.app.evil.example',
+    'http://deploy-preview-12--loopwork.netlify.app',
+  ])('a deployed site reached as %s links to its configured URL', (origin) => {
+    environment({ PUBLIC_SITE_URL: 'https://www.loopwork.example' });
+    const site = { id: '', name: 'loopwork', url: 'https://www.loopwork.example' };
+    expect(siteOrigin(new Request(`${origin}/api/newsletter/subscribe`), { site })).toBe(
+      'https://www.loopwork.example',
+    );
+  });
+
   test.each(['http://localhost:4399', 'http://127.0.0.1:8080', 'http://[::1]:4321', 'http://localhost'])(
     'a local run opened at the loopback address %s links to it',
     (origin) => {

@@ -24,16 +24,27 @@ export function configuredOrigin(siteUrl?: string): string {
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
+ * A deploy's own address on Netlify (`https://deploy-preview-12--<site>.netlify.app`, a branch
+ * deploy's `https://<branch>--<site>.netlify.app`): Netlify routes a request by its host, so one
+ * that names this site's deploy reached that deploy, whatever its client is.
+ */
+function isOwnDeployUrl(url: URL, siteName: string | undefined): boolean {
+  return Boolean(siteName) && url.protocol === 'https:' && url.hostname.endsWith(`--${siteName}.netlify.app`);
+}
+
+/**
  * The origin the e-mails' links point at: the site's configured URL (PUBLIC_SITE_URL, else the
- * site's main URL as Netlify gives it), never a Host a client chose. A local run may listen
- * beyond the machine (`HOST=0.0.0.0`), where anyone can send any Host: there the address the page
- * was opened at is used only when it is a loopback name (any port, so links work on whatever port
- * the server runs) or the configured URL itself.
+ * site's main URL as Netlify gives it), never a Host a client chose. Two exceptions:
+ * - A deploy preview or branch deploy links to itself: its links must reach its own functions and
+ *   store (a preview has a store of its own), not production's, where that subscriber is unknown.
+ * - A local run may listen beyond the machine (`HOST=0.0.0.0`), where anyone can send any Host:
+ *   there the address the page was opened at is used only when it is a loopback name (any port,
+ *   so links work on whatever port the server runs) or the configured URL itself.
  */
 export function siteOrigin(req: Request, context: Pick<Context, 'site'>): string {
   const configured = configuredOrigin(context.site?.url);
-  if (!isLocalRun()) return configured;
   const opened = new URL(req.url);
+  if (!isLocalRun()) return isOwnDeployUrl(opened, context.site?.name) ? opened.origin : configured;
   return LOOPBACK_HOSTS.has(opened.hostname) || opened.origin === configured ? opened.origin : configured;
 }
 
