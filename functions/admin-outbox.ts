@@ -2,16 +2,18 @@ import type { Config } from '@netlify/functions';
 import type { OutboxItem } from '../src/shared/api';
 import { listPage } from './_lib/admin/insights';
 import { PageQuery, parseQuery } from './_lib/admin/query';
-import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';
+import { ADMIN_HEADERS, requireActionId, requireAdmin, UUID } from './_lib/admin/session';
 import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
 import { deliverAfterAnswer } from './_lib/delivery/outbox';
 import { deliveryOf } from './_lib/store/outbox-state';
 import { getStore } from './_lib/store/get-store';
 import type { ListedOutboxEntry, OutboxMessage } from './_lib/store/types';
 import type { Mailing } from '../src/shared/mailings';
-import { composeNewsletter, mailingId } from './_lib/delivery/emails/newsletter';
+import { composeNewsletter, mailingId, NEWSLETTER_ENTRY_ID } from './_lib/delivery/emails/newsletter';
 import { publishedMailings } from './_lib/delivery/newsletter';
 
+/** An outbox entry's id: a form's entries have UUIDs, a newsletter's its own (newsletterEntryId). */
+const OUTBOX_ENTRY_ID = new RegExp(`${UUID.source}|${NEWSLETTER_ENTRY_ID.source}`);
 /** The text an entry's message shows: an e-mail's plain-text part (a newsletter's composed as it is sent), a webhook's JSON. */
 function textOf(message: OutboxMessage, mailings: readonly Mailing[]): string {
   if (message.channel === 'mail') return message.text;
@@ -43,7 +45,7 @@ export default endpoint({ name: 'admin-outbox', headers: ADMIN_HEADERS }, async 
   await requireAdmin(req);
   const store = await getStore();
   if (req.method === 'POST') {
-    const id = requireActionId(req, context.params.id, 'No outbox entry has that id');
+    const id = requireActionId(req, context.params.id, 'No outbox entry has that id', OUTBOX_ENTRY_ID);
     if (!(await store.retryOutbox(id, new Date())))
       return errorResponse(409, 'Only an entry that failed for good can be retried');
     deliverAfterAnswer(context, store, [id], 'admin-outbox');

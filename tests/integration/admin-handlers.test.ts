@@ -33,6 +33,7 @@ import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import { leadEntries } from '../support/outbox-entries';
+import { newsletterEntryId } from '../../functions/_lib/delivery/emails/newsletter';
 import { CAMPAIGNS, madeUpCampaigns, seedCampaigns } from '../support/campaigns';
 
 type Handler = (req: Request, context: Context) => Promise<Response>;
@@ -922,6 +923,61 @@ describe('the Outbox', () => {
       { subject: 'Old lead', text: '', textKept: false, status: 'delivered' },
     ]);
   });
+});
+
+describe('retrying an outbox entry that failed for good', () => {
+  test("a newsletter e-mail's Retry puts it back in line (its id is not a UUID)", async () => {
+    const store = createFileStore(folder);
+    const now = new Date();
+    const reader = { email: 'reader@example.com', firstName: 'Reader', source: 'website_footer' };
+    await store.subscribe(reader, now);
+    await store.confirmSubscriber(reader, now);
+    await store.requestMailing({ id: 'post-x', subject: 'Post X' }, 'owner', ORIGIN, now);
+    const id = newsletterEntryId('post-x', reader.email);
+    await store.fanOutMailing('post-x', now, 10, (subscriber) => ({
+      id,
+      kind: 'newsletter',
+      ref: subscriber.email,
+      to: subscriber.email,
+      mailing: 'post-x',
+      message: { channel: 'mail', to: [subscriber.email], subject: 'Post X', text: 'Hi', html: '<p>Hi</p>' },
+    }));
+    const claimed = await store.claimBulk(now, 10, null);
+    expect(claimed.map((item) => item.entry.id)).toEqual([id]);
+    await store.completeOutbox(
+      claimed.map((item) => ({
+        claimed: item,
+        outcome: { kind: 'failed', error: 'SMTP 554: policy', permanent: true } as const,
+      })),
+      now,
+    );
+    expect(await store.countOutbox()).toMatchObject({ pending: 0, dead: 1 });
+
+    const { cookie } = await login();
+    const response = await run(
+      adminOutbox,
+      request(`/api/admin/outbox/${id}/retry`, { method: 'POST', cookie, body: {} }),
+      '203.0.113.9',
+      { id },
+    );
+    expect(response.status).toBe(200);
+    expect(await store.countOutbox()).toMatchObject({ dead: 0 });
+  });
+
+  test.each(['nl-123', `nl-${'g'.repeat(32)}`, `xnl-${'a'.repeat(32)}`, `nl-${'a'.repeat(32)}x`])(
+    'an id of neither shape (%s) answers 404 without asking the store',
+    async (id) => {
+      const { cookie } = await login();
+      const response = await run(
+        adminOutbox,
+        request(`/api/admin/outbox/${id}/retry`, { method: 'POST', cookie, body: {} }),
+        '203.0.113.9',
+        { id },
+      );
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: 'No outbox entry has that id' });
+    },
+  );
 });
 
 describe('deleting a subscriber', () => {

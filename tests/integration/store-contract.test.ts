@@ -1045,6 +1045,24 @@ describe.each([
     expect((await adapter.dump()).filter((line) => line.includes('outreach-jane-doe'))).toEqual([]);
   });
 
+  test("the dashboard counts the newsletter's waiting e-mails with the rest of the outbox", async () => {
+    const store = await adapter.fresh();
+    const reader = { email: 'reader@example.com', firstName: 'Reader', source: 'website_footer' };
+    await store.subscribe(reader, NOW);
+    await store.confirmSubscriber(reader, NOW);
+    await store.requestMailing({ id: 'issue-1', subject: 'Issue 1' }, 'owner', 'https://example.com', LATER);
+    await store.fanOutMailing('issue-1', LATER, 10, (subscriber) => ({
+      id: `issue-1:${subscriber.email}`,
+      kind: 'newsletter',
+      ref: subscriber.email,
+      to: subscriber.email,
+      mailing: 'issue-1',
+      message: { channel: 'mail', to: [subscriber.email], subject: 'Issue 1', text: 'Hi', html: '<p>Hi</p>' },
+    }));
+    expect(await store.countOutbox()).toEqual({ total: 1, pending: 1, dead: 0 });
+    expect((await store.dashboard([dayOf(NOW)], { offset: 0, limit: 1 })).outbox).toEqual({ pending: 1, dead: 0 });
+  });
+
   test('an erasure leaves nothing that names the address: not its sign-up key, not a mailing sent to it', async () => {
     const store = await adapter.fresh();
     const email = 'erase.me@example.com';

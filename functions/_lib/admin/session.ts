@@ -73,15 +73,18 @@ export function requireSameOrigin(req: Request): void {
   if (type !== 'application/json') throw refusal(415, 'Send this request as JSON with Content-Type: application/json');
 }
 
+/** A lead's or a form's outbox entry's id. */
+export const UUID = /^[0-9a-f-]{36}$/;
+
 /**
  * The record an admin action (`POST …/{id}/…`) acts on: the request must come from the admin page
- * itself (requireSameOrigin), and the id be a UUID, as every lead and outbox entry id is; anything
- * else answers 404 with `notFound`, without asking the store.
+ * itself (requireSameOrigin), and the id have the shape of the ids of that record (`shape`: a UUID
+ * by default); anything else answers 404 with `notFound`, without asking the store.
  */
-export function requireActionId(req: Request, id: string | undefined, notFound: string): string {
+export function requireActionId(req: Request, id: string | undefined, notFound: string, shape = UUID): string {
   requireSameOrigin(req);
   const decoded = decodePathSegment(id ?? '');
-  if (!/^[0-9a-f-]{36}$/.test(decoded)) throw new HttpError(errorResponse(404, notFound));
+  if (!shape.test(decoded)) throw new HttpError(errorResponse(404, notFound));
   return decoded;
 }
 

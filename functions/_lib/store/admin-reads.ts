@@ -95,7 +95,7 @@ export function adminReadVerbs(backend: Backend) {
 
     /** What the admin dashboard's first view needs: its reads go out together. */
     async dashboard(days: string[], page: Page): Promise<DashboardData> {
-      const { pending, dead, ...figures } = await allOf({
+      const { pending, pendingBulk, dead, ...figures } = await allOf({
         subscriberTotal: backend.size(KEYS.subscribersByCreated),
         subscriberStatus: subscriberStatusCounts(),
         leadTotal: backend.size(KEYS.leadsByCreated),
@@ -103,13 +103,15 @@ export function adminReadVerbs(backend: Backend) {
         confirmationDaily: dailyCounts(backend, 'confirmations', days),
         leadDaily: dailyCounts(backend, 'leads', days),
         pending: backend.size(KEYS.outboxDue),
+        // The newsletter's line waits too: a send held up by an SMTP outage shows here.
+        pendingBulk: backend.size(KEYS.outboxDueBulk),
         dead: backend.size(KEYS.outboxDead),
         campaignCounts: campaignCounts(),
         subscribers: listSubscribers(page),
         leads: listLeads(page),
         spamHeld: backend.size(KEYS.leadsHeld),
       });
-      return { ...figures, outbox: { pending, dead } };
+      return { ...figures, outbox: { pending: pending + pendingBulk, dead } };
     },
   };
 }

@@ -28,6 +28,9 @@ export function newsletterEntryId(mailing: string, email: string): string {
   return `nl-${createHash('sha256').update(`${mailing}\n${email}`, 'utf8').digest('hex').slice(0, 32)}`;
 }
 
+/** The shape of a newsletter entry's id (newsletterEntryId). */
+export const NEWSLETTER_ENTRY_ID = /^nl-[0-9a-f]{32}$/;
+
 /** A recipient's unsubscribe token, valid a year: the secret of their e-mail. */
 export const unsubscribeToken = (email: string, now: Date) =>
   sealLink({ a: 'unsubscribe', e: email, x: now.getTime() + UNSUBSCRIBE_LINK_TTL_MS });
