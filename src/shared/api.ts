@@ -118,9 +118,10 @@ export interface OutboxItem extends Delivery {
 /**
  * Where a mailing stands. unsent: published, neither sent nor declined; sending: its entries are
  * being written (a batch a minute at most, resumed where it stopped) or delivered; sent: every
- * entry written and none left waiting; skipped: the owner chose "Don't send".
+ * entry written and none left waiting or failed; incomplete: none left waiting, but some failed
+ * for good (other than bounces), to retry from the Outbox; skipped: the owner chose "Don't send".
  */
-export type MailingStatus = 'unsent' | 'sending' | 'sent' | 'skipped';
+export type MailingStatus = 'unsent' | 'sending' | 'sent' | 'incomplete' | 'skipped';
 
 /** How a mailing's sending goes, entry by entry: one entry per confirmed subscriber. */
 export interface MailingProgress {

@@ -156,6 +156,6 @@ test('"Send to 1 subscriber", once confirmed, e-mails the issue to the subscribe
 
   // The section fetches itself again while a mailing is under way, so the progress moves without a reload.
   await expect(issue.getByText('Sent', { exact: true })).toBeVisible({ timeout: 30_000 });
-  await expect(issue).toContainText('1 queued · 1 sent · 0 failed · 0 bounced');
+  await expect(issue).toContainText('1 e-mail · 1 sent · 0 failed · 0 bounced');
   await expect(issue).toContainText(/Started .+ by you/);
 });

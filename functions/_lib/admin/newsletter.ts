@@ -15,7 +15,8 @@ const settled = (progress: MailingProgress) =>
 function statusOf(record: MailingRecord | undefined, progress: MailingProgress): NewsletterItem['status'] {
   if (!record) return 'unsent';
   if (record.status === 'skipped') return 'skipped';
-  return record.fannedOutAt && settled(progress) ? 'sent' : 'sending';
+  if (!record.fannedOutAt || !settled(progress)) return 'sending';
+  return progress.failed > 0 ? 'incomplete' : 'sent';
 }
 
 /** One mailing as the section shows it. */

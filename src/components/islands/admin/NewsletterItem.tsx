@@ -8,23 +8,33 @@ import { count, moment, plural, when } from './record-text';
 import { useAdminAction } from './use-admin-action';
 import { useDraft } from './use-draft';
 
-const STATUS_TONE = { unsent: 'waiting', sending: 'waiting', sent: 'success', skipped: 'neutral' } as const;
+const STATUS_TONE = {
+  unsent: 'waiting',
+  sending: 'waiting',
+  sent: 'success',
+  incomplete: 'danger',
+  skipped: 'neutral',
+} as const;
 const STATUS_WORD: Record<MailingStatus, string> = {
   unsent: 'Not sent yet',
   sending: 'Sending',
   sent: 'Sent',
+  incomplete: 'Not all sent',
   skipped: 'Declined',
 };
 
-/** "3 queued · 2 sent · 0 failed · 1 bounced", and the cancelled ones when there are any. */
+/**
+ * "3 e-mails · 2 sent · 0 failed · 1 bounced" (the first figure is every e-mail written so far,
+ * whatever became of it), and those not sent because the person left first, when there are any.
+ */
 function progressText({ queued, sent, failed, bounced, cancelled }: MailingProgress): string {
   const figures = [
-    `${count(queued)} queued`,
+    plural(queued, 'e-mail'),
     `${count(sent)} sent`,
     `${count(failed)} failed`,
     `${count(bounced)} bounced`,
   ];
-  if (cancelled > 0) figures.push(`${count(cancelled)} cancelled`);
+  if (cancelled > 0) figures.push(`${count(cancelled)} not sent (unsubscribed first)`);
   return figures.join(' · ');
 }
 
@@ -45,6 +55,12 @@ function MailingState({ item, autoSend }: { item: NewsletterItem; autoSend: bool
       <p aria-live="polite" className="font-semibold">
         {item.progress ? progressText(item.progress) : 'Starting…'}
       </p>
+      {item.status === 'incomplete' && item.progress && (
+        <p className="text-danger-700">
+          {plural(item.progress.failed, 'e-mail')} failed for good: the Outbox lists each with its error and a Retry
+          button.
+        </p>
+      )}
       {item.requestedAt && (
         <p className="text-ink-600">
           Started {moment(item.requestedAt)} {by}
