@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import type { NewsletterPage, NewsletterPreview } from '../src/shared/api';
+import type { NewsletterPage, NewsletterPreview, NewsletterTestAnswer } from '../src/shared/api';
 import { NewsletterTestRequest } from '../src/shared/schemas';
 import { newsletterItems, itemOf } from './_lib/admin/newsletter';
 import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
@@ -10,7 +10,7 @@ import {
   type NewsletterMessage,
 } from './_lib/delivery/emails/newsletter';
 import { findMailing, mailRatePerMinute, publishedMailings } from './_lib/delivery/newsletter';
-import { deliverAfterAnswer } from './_lib/delivery/outbox';
+import { deliverWhileWaiting } from './_lib/delivery/outbox';
 import { notifyTo, siteOrigin } from './_lib/delivery/settings';
 import { getEnv } from './_lib/platform/env';
 import {
@@ -26,6 +26,9 @@ import {
 import { getStore } from './_lib/store/get-store';
 
 const NOT_PUBLISHED = 'The site publishes no post or issue of that id';
+/** How long "Send a test" waits for the mail server before it answers that the test is not sent yet. */
+const TEST_DEADLINE_MS = 15_000;
+
 const ACTIONS = ['preview', 'test', 'send', 'skip'] as const;
 type Action = (typeof ACTIONS)[number];
 
@@ -91,13 +94,15 @@ export default endpoint({ name: 'admin-newsletter', headers: ADMIN_HEADERS }, as
     const { to } = parseWith(NewsletterTestRequest, await readJsonBody(req));
     const recipients = to ? [to] : notifyTo();
     const queued = await store.queueEntries([testEntry(ref, recipients, origin, now)], now);
-    deliverAfterAnswer(
-      context,
+    // Sent before the answer, so that the answer can say whether it went; what fails waits in
+    // the Outbox with its error and is retried.
+    const report = await deliverWhileWaiting(
       store,
       queued.map((entry) => entry.id),
-      'admin-newsletter',
+      TEST_DEADLINE_MS,
     );
-    return json(200, { ok: true, to: recipients });
+    const answer: NewsletterTestAnswer = { ok: true, to: recipients, sent: report.delivered === queued.length };
+    return json(200, answer);
   }
   const known = async () => (await store.mailings([ref.id])).get(ref.id);
   if (action === 'send') {

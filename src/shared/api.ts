@@ -137,6 +137,14 @@ export interface MailingProgress {
   cancelled: number;
 }
 
+/** The answer to "Send a test": who it was for, and whether the mail server took it before the answer. */
+export interface NewsletterTestAnswer {
+  ok: true;
+  to: string[];
+  /** False: it waits in the Outbox (with the mail server's error) and is retried. */
+  sent: boolean;
+}
+
 /** A published post or issue in the admin's Newsletter section. */
 export interface NewsletterItem {
   /** `post-<slug>` or `issue-<slug>`. */

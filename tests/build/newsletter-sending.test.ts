@@ -249,13 +249,26 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
     // A test goes at once, to LEADS_NOTIFY_TO or to the one address typed in; a bad address is a 422.
     expect(await press(cookie, mailingId(issue), 'test')).toMatchObject({
       status: 200,
-      body: { to: ['owner@loopwork.example'] },
+      body: { to: ['owner@loopwork.example'], sent: true },
     });
     expect(await press(cookie, mailingId(issue), 'test', { to: 'Editor@Example.com' })).toMatchObject({
       status: 200,
-      body: { to: ['editor@example.com'] },
+      body: { to: ['editor@example.com'], sent: true },
     });
     expect(recipients(smtp.messages)).toEqual(['owner@loopwork.example', 'editor@example.com']);
+    // With the mail server down, the answer says the test has not gone; it waits in the Outbox.
+    await smtp.stop();
+    try {
+      expect(await press(cookie, mailingId(issue), 'test', { to: 'later@example.com' })).toMatchObject({
+        status: 200,
+        body: { to: ['later@example.com'], sent: false },
+      });
+    } finally {
+      await smtp.start();
+    }
+    const waiting = (await store.listOutbox({ offset: 0, limit: 1 }))[0];
+    expect(waiting).toMatchObject({ to: 'later@example.com', status: 'pending' });
+    expect(waiting?.lastError).toMatch(/ECONNREFUSED/);
     expect(smtp.messages[0]?.subject).toBe(`[Test] ${issue.subject}`);
     const refused = await press(cookie, mailingId(issue), 'test', { to: 'not an address' });
     expect(refused.status).toBe(422);

@@ -1,5 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { MailingProgress, MailingStatus, NewsletterItem, NewsletterPage } from '../../../shared/api';
+import type {
+  MailingProgress,
+  MailingStatus,
+  NewsletterItem,
+  NewsletterPage,
+  NewsletterTestAnswer,
+} from '../../../shared/api';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { Field, Input } from '../../ui/field';
@@ -136,10 +142,18 @@ function UnsentActions({ item, page }: { item: NewsletterItem; page: NewsletterP
     done: { title: 'Not sent', description: `“${item.subject}” will not be e-mailed.` },
     failed: 'Could not decline it',
   });
-  const test = useAdminAction<{ to: string[] }>({
+  const test = useAdminAction<NewsletterTestAnswer>({
     method: 'POST',
     path: `${path}/test`,
-    done: (answer) => ({ title: 'Test sent', description: `“${item.subject}” went to ${answer.to.join(', ')}.` }),
+    done: (answer) =>
+      answer.sent
+        ? { title: 'Test sent', description: `“${item.subject}” went to ${answer.to.join(', ')}.` }
+        : {
+            title: 'Test not sent yet',
+            description:
+              'The mail server did not take it. It waits in the Outbox, which says why, and is tried again by itself.',
+            variant: 'destructive',
+          },
     failed: 'Could not send the test',
   });
   // One action at a time on an item: its buttons wait until the last one's answer is shown.

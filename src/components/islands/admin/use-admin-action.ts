@@ -7,6 +7,8 @@ import { toast } from '../../../stores/toasts';
 interface Done {
   title: string;
   description: string;
+  /** An answer that says the action did not fully happen (a test the mail server did not take). */
+  variant?: 'destructive';
 }
 
 /** An owner's action on a record: the request that does it, and what the toasts say. */
