@@ -8,7 +8,9 @@ type EventOptions = string | { name?: string; key?: string };
  * component nobody needs yet (the toaster) costs no JavaScript until it is needed. With `key` (a
  * `KeyboardEvent.code`, such as `F8`), pressing that key before then hydrates it too, and the press
  * is made again once the island has rendered, so that the key does there what it is for (F8
- * reaches the notification area) rather than only bringing the island.
+ * reaches the notification area) rather than only bringing the island. A hydration that fails
+ * (its script could not be fetched: the connection dropped) is tried again at the next event, so
+ * the island comes once the connection is back.
  */
 const eventDirective: ClientDirective = (load, options, element) => {
   const value = options.value as EventOptions;
@@ -16,10 +18,18 @@ const eventDirective: ClientDirective = (load, options, element) => {
   let hydrating: Promise<void> | undefined;
   const hydrateOnce = () =>
     (hydrating ??= (async () => {
+      // Astro's loader reports a script that could not be fetched and hands back a hydration that
+      // does nothing; the island then still carries its `ssr` mark, which hydrating removes.
       const hydrate = await load();
       await hydrate();
+      if (element.hasAttribute('ssr')) hydrating = undefined;
     })());
-  window.addEventListener(name, () => void hydrateOnce(), { once: true });
+  const onEvent = () => {
+    void hydrateOnce().then(() => {
+      if (hydrating) removeEventListener(name, onEvent);
+    });
+  };
+  addEventListener(name, onEvent);
   if (!key) return;
   const onKey = (event: KeyboardEvent) => {
     if (event.code !== key) return;

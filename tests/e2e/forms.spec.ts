@@ -116,6 +116,51 @@ test.describe('footer signup', () => {
     expect(record?.lastName).toBeUndefined();
   });
 
+  test('a connection lost after the form loaded still gets its failure toast, and the next success its own', async ({
+    page,
+    context,
+  }) => {
+    await page.goto('/contact');
+    const form = page.getByRole('form', { name: 'Newsletter signup' });
+    await form.getByLabel('Name').fill('Ada Lovelace');
+    await form.getByLabel('E-mail').fill(uniqueEmail('offline'));
+    // The form is live, and the toaster with it, before the connection drops.
+    await expect(form.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
+    await expect(page.locator('astro-island[component-export="Toaster"]:not([ssr])')).toHaveCount(1);
+    await context.setOffline(true);
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    const region = page.getByRole('region', { name: 'Notification' });
+    await expect(region).toContainText('Subscription failed');
+    await expect(form.getByLabel('Name')).toHaveValue('Ada Lovelace');
+    await context.setOffline(false);
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(region).toContainText('Subscribed successfully!');
+  });
+
+  test('a toaster whose script could not be fetched comes with the next toast', async ({ page }) => {
+    let blocked = true;
+    let refused = 0;
+    await page.route(
+      (url) => url.pathname.includes('/Toaster.'),
+      async (route) => {
+        if (!blocked) return route.continue();
+        refused += 1;
+        return route.abort('internetdisconnected');
+      },
+    );
+    await page.goto('/contact');
+    const form = page.getByRole('form', { name: 'Newsletter signup' });
+    await form.getByLabel('Name').fill('Ada Lovelace');
+    await form.getByLabel('E-mail').fill(uniqueEmail('toaster'));
+    await expect(form.getByRole('button', { name: 'Subscribe' })).toBeEnabled();
+    // Astro's loader tries twice, a second apart; both fail.
+    await expect.poll(() => refused, { timeout: 10_000 }).toBe(2);
+    await page.waitForTimeout(500);
+    blocked = false;
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page.getByRole('region', { name: 'Notification' })).toContainText('Subscribed successfully!');
+  });
+
   test('says "Name is required" and checks the address before sending', async ({ page }) => {
     await page.goto('/');
     const form = page.getByRole('form', { name: 'Newsletter signup' });

@@ -3,10 +3,11 @@ import { SUBSCRIBING } from '../../lib/form-messages';
 import { Button } from '../ui/button';
 import { Field, HoneypotField, Input } from '../ui/field';
 import { useSchemaForm } from '../ui/use-schema-form';
-import { subscribe } from './form-submit';
+import { subscribe, useToaster } from './form-submit';
 
 /** The footer signup on every page: one name box and an e-mail. */
 export function FooterSignup() {
+  useToaster();
   const { register, errors, onSubmit, onFocus, submitting, disabled } = useSchemaForm(
     FooterSignupForm,
     { name: '', email: '', [HONEYPOT_FIELD]: '' },

@@ -3,10 +3,11 @@ import { SUBSCRIBING } from '../../lib/form-messages';
 import { Button } from '../ui/button';
 import { Field, HoneypotField, Input } from '../ui/field';
 import { useSchemaForm } from '../ui/use-schema-form';
-import { subscribe } from './form-submit';
+import { subscribe, useToaster } from './form-submit';
 
 /** The newsletter form under each blog post. */
 export function NewsletterSignup() {
+  useToaster();
   const { register, errors, onSubmit, onFocus, submitting, disabled } = useSchemaForm(
     NewsletterForm,
     { firstName: '', lastName: '', email: '', [HONEYPOT_FIELD]: '' },

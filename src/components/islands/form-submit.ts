@@ -3,10 +3,21 @@
  * toast, the lead forms (contact, guide) with an alert inside the form. Both say whether the
  * submission was stored, which is when useSchemaForm empties the form.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { submitForm } from '../../lib/api';
 import { NEWSLETTER_CHECK_INBOX, NEWSLETTER_FAILURE, NEWSLETTER_SUCCESS } from '../../lib/form-messages';
-import { toast } from '../../stores/toasts';
+import { toast, TOASTER_EVENT } from '../../stores/toasts';
+
+/**
+ * Brings the toaster (which loads with the first toast) as soon as a newsletter form is live, so
+ * that its script is there before the answer: a connection that drops after the form loaded would
+ * otherwise keep the failure toast from ever showing.
+ */
+export function useToaster(): void {
+  useEffect(() => {
+    dispatchEvent(new Event(TOASTER_EVENT));
+  }, []);
+}
 
 /** Posts a newsletter signup and tells the person how it went in a toast; true when it was stored. */
 export async function subscribe(url: string, body: Record<string, unknown>): Promise<boolean> {
