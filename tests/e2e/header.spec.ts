@@ -82,6 +82,24 @@ test.describe('header on a phone', () => {
     await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
   });
 
+  test('tabbing on past the menu closes it, so focus is never under it', async ({ page }) => {
+    await page.goto('/sectors');
+    const toggle = page.getByRole('button', { name: 'Menu' });
+    const menu = page.getByRole('navigation', { name: 'Mobile' });
+    await toggle.click();
+    await expect(menu).toBeVisible();
+    await menu.getByRole('button', { name: 'Get Started' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(menu).toBeHidden();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    // Shift+Tab back into the header keeps it open once opened again.
+    await toggle.click();
+    await menu.getByRole('link').first().focus();
+    await page.keyboard.press('Shift+Tab');
+    await expect(toggle).toBeFocused();
+    await expect(menu).toBeVisible();
+  });
+
   test('Get Started in the menu opens the contact dialog and closes the menu', async ({ page }) => {
     await page.goto('/');
     const toggle = page.getByRole('button', { name: 'Menu' });
@@ -91,6 +109,29 @@ test.describe('header on a phone', () => {
     await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   });
+});
+
+test.describe('header on a short screen (a phone held sideways, 400 % zoom)', () => {
+  for (const viewport of [
+    { width: 320, height: 256 },
+    { width: 667, height: 375 },
+  ]) {
+    test(`at ${viewport.width}×${viewport.height} every item of the open menu can be reached and seen`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(viewport);
+      await page.goto('/blog/what-to-automate-first');
+      await page.getByRole('button', { name: 'Menu' }).click();
+      const menu = page.getByRole('navigation', { name: 'Mobile' });
+      for (const item of [...(await menu.getByRole('link').all()), menu.getByRole('button', { name: 'Get Started' })]) {
+        await item.focus();
+        const box = await item.boundingBox();
+        expect(box, await item.innerText()).not.toBeNull();
+        expect(box!.y, await item.innerText()).toBeGreaterThanOrEqual(0);
+        expect(box!.y + box!.height, await item.innerText()).toBeLessThanOrEqual(viewport.height);
+      }
+    });
+  }
 });
 
 test('the skip link moves focus to the main content', async ({ page }) => {
