@@ -98,3 +98,30 @@ test.describe('no WCAG 2.2 A/AA violation', () => {
     await expectNoViolations(page);
   });
 });
+
+test.describe('with forced colours (Windows High Contrast)', () => {
+  test.use({ forcedColors: 'active' });
+
+  /** The width of an element's top border, as drawn. */
+  const border = (locator: import('@playwright/test').Locator) =>
+    locator.evaluate((element) => Number.parseFloat(getComputedStyle(element).borderTopWidth));
+
+  test('fields, buttons and the contact dialog keep an edge once their shadows are gone', async ({ page }) => {
+    await page.goto('/contact');
+    const form = page.getByRole('form', { name: 'Contact form' });
+    await form.scrollIntoViewIfNeeded();
+    for (const control of [
+      form.getByLabel('E-mail'),
+      form.getByLabel('How can we help?'),
+      form.getByRole('button', { name: 'Send message' }),
+    ])
+      expect(
+        await border(control),
+        await control.evaluate((element) => element.outerHTML.slice(0, 80)),
+      ).toBeGreaterThan(0);
+    await page.getByRole('banner').getByRole('button', { name: 'Get Started' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Contact Us / Request Demo' });
+    await expect(dialog).toBeVisible();
+    expect(await border(dialog)).toBeGreaterThan(0);
+  });
+});

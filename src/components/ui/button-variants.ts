@@ -2,7 +2,8 @@ import { cva, type VariantProps } from 'class-variance-authority';
 
 /** The one family of buttons, shared by static components and islands. */
 export const buttonVariants = cva(
-  'inline-flex items-center justify-center gap-2 rounded-full font-semibold whitespace-nowrap transition-[background-color,box-shadow,color,transform] duration-150 focus-visible:outline-3 focus-visible:outline-offset-2 disabled:pointer-events-none disabled:opacity-60 motion-safe:active:translate-y-px',
+  // forced-colors:border: with forced colours a button's fill and ring are gone; its border shows it.
+  'inline-flex items-center justify-center gap-2 rounded-full font-semibold whitespace-nowrap forced-colors:border transition-[background-color,box-shadow,color,transform] duration-150 focus-visible:outline-3 focus-visible:outline-offset-2 disabled:pointer-events-none disabled:opacity-60 motion-safe:active:translate-y-px',
   {
     variants: {
       variant: {

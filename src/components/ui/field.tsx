@@ -1,8 +1,10 @@
 import * as React from 'react';
 import { cn } from '../../lib/cn';
 
+// Edges are drawn with box-shadow (ring), which forced colours (Windows High Contrast) remove: a
+// border then takes their place.
 const controlClass =
-  'block w-full rounded-xl border-0 bg-white px-4 text-base text-ink-900 shadow-sm ring-1 ring-ink-200 ring-inset placeholder:text-ink-500 focus:ring-2 focus:ring-brand-600 aria-invalid:ring-2 aria-invalid:ring-danger-700';
+  'block w-full rounded-xl border-0 forced-colors:border bg-white px-4 text-base text-ink-900 shadow-sm ring-1 ring-ink-200 ring-inset placeholder:text-ink-500 focus:ring-2 focus:ring-brand-600 aria-invalid:ring-2 aria-invalid:ring-danger-700';
 
 export function Input({ className, ...props }: React.ComponentProps<'input'>) {
   return <input className={cn(controlClass, 'h-11', className)} {...props} />;

@@ -19,7 +19,7 @@ export function ToastViewport({ className, ...props }: React.ComponentProps<type
 
 const toastVariants = cva(
   [
-    'group pointer-events-auto relative flex w-full items-start justify-between gap-4 overflow-hidden rounded-2xl p-5 pr-10 shadow-xl ring-1 transition-all',
+    'group pointer-events-auto relative flex w-full items-start justify-between gap-4 overflow-hidden rounded-2xl p-5 pr-10 shadow-xl ring-1 forced-colors:border-2 transition-all',
     // Radix sets the swipe offsets while a finger drags the toast to the right.
     'data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:transition-none',
     'data-[state=closed]:opacity-0 motion-safe:data-[state=open]:animate-[toast-in_200ms_ease-out]',
