@@ -64,7 +64,8 @@ const loadedAll = (elements: Element[]) =>
  * (`<template data-after-paint>`), then what waits in `<template id="after-paint">`
  * (src/integrations/first-paint.ts): the whole stylesheet where the page carries the CSS of its
  * own markup, then, once that stylesheet is in, the page's scripts, so that no island draws a
- * state of its own before the rules for it have come.
+ * state of its own before the rules for it have come. Once they have run, `<html>` carries
+ * `data-scripts-ran`: the page then answers every key and click.
  */
 export function loadAfterFirstPaint(): void {
   const later = document.querySelector<HTMLTemplateElement>('template#after-paint');
@@ -73,7 +74,8 @@ export function loadAfterFirstPaint(): void {
     // Pictures not shown at load, each in the box kept for it (Illustration.astro).
     for (const picture of document.querySelectorAll<HTMLTemplateElement>('template[data-after-paint]'))
       picture.replaceWith(document.importNode(picture.content, true));
-    if (!later) return;
+    const ran = () => document.documentElement.toggleAttribute('data-scripts-ran', true);
+    if (!later) return ran();
     const content = document.importNode(later.content, true);
     const stylesheets = [...content.querySelectorAll('link[rel="stylesheet"]')];
     const scripts = [...content.querySelectorAll('script')];
@@ -83,9 +85,12 @@ export function loadAfterFirstPaint(): void {
     const styled = loadedAll(stylesheets);
     document.head.append(...stylesheets);
     void styled.then(() => {
-      const ran = loadedAll(scripts);
+      const loaded = loadedAll(scripts);
       document.head.append(content);
-      void ran.then(release);
+      void loaded.then(() => {
+        release?.();
+        ran();
+      });
     });
   });
 }
