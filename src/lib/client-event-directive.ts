@@ -16,6 +16,7 @@ const eventDirective: ClientDirective = (load, options, element) => {
   const value = options.value as EventOptions;
   const { name = 'hydrate', key } = typeof value === 'string' ? { name: value || undefined } : (value ?? {});
   let hydrating: Promise<void> | undefined;
+  let hydrated = false;
   const hydrateOnce = () =>
     (hydrating ??= (async () => {
       // Astro's loader reports a script that could not be fetched and hands back a hydration that
@@ -23,20 +24,28 @@ const eventDirective: ClientDirective = (load, options, element) => {
       const hydrate = await load();
       await hydrate();
       if (element.hasAttribute('ssr')) hydrating = undefined;
+      else hydrated = true;
     })());
   const onEvent = () => {
     void hydrateOnce().then(() => {
-      if (hydrating) removeEventListener(name, onEvent);
+      if (hydrated) removeEventListener(name, onEvent);
     });
   };
   addEventListener(name, onEvent);
   if (!key) return;
   const onKey = (event: KeyboardEvent) => {
     if (event.code !== key) return;
-    removeEventListener('keydown', onKey);
-    // Coming or there already: the island answers the key itself.
-    if (hydrating) return;
-    void hydrateOnce().then(() => pressAgainOnceRendered(element, event));
+    // There already: the island answered the key itself. Not yet, or on its way (a form brought
+    // it): the press came before the island listened, so it is made again once it has rendered.
+    if (hydrated) {
+      removeEventListener('keydown', onKey);
+      return;
+    }
+    void hydrateOnce().then(() => {
+      if (!hydrated) return;
+      removeEventListener('keydown', onKey);
+      pressAgainOnceRendered(element, event);
+    });
   };
   addEventListener('keydown', onKey);
 };

@@ -116,6 +116,21 @@ test.describe('footer signup', () => {
     expect(record?.lastName).toBeUndefined();
   });
 
+  test('sent from the keyboard, the focus is back on Subscribe once it is done, not lost to the page', async ({
+    page,
+  }) => {
+    await page.goto('/contact');
+    const form = page.getByRole('form', { name: 'Newsletter signup' });
+    await form.getByLabel('Name').fill('Ada Lovelace');
+    await form.getByLabel('E-mail').fill(uniqueEmail('keyboard'));
+    const button = form.getByRole('button', { name: 'Subscribe' });
+    await expect(button).toBeEnabled();
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('region', { name: 'Notification' })).toContainText('Subscribed successfully!');
+    await expect(button).toBeFocused();
+  });
+
   test('a connection lost after the form loaded still gets its failure toast, and the next success its own', async ({
     page,
     context,
@@ -322,6 +337,14 @@ test.describe('contact form', () => {
     await form.getByLabel('How can we help?').fill('We send 80 invoices a month by hand.');
     await form.getByRole('button', { name: 'Send message' }).click();
     await expect(form.getByRole('status')).toContainText('within 24 hours');
+    // Sent, the focus is back on the button rather than lost to the page.
+    await expect(form.getByRole('button', { name: 'Send message' })).toBeFocused();
+    // Closed and opened again, the dialog shows the form, not the answer to the last message.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await page.getByRole('main').getByRole('button', { name: 'Contact Us' }).click();
+    await expect(dialog).toBeVisible();
+    await expect(form.getByRole('status')).toHaveCount(0);
     expect(await storedLead(email)).toMatchObject({
       name: '<img src=x onerror=alert(1)>',
       company: 'Acme Ltd',

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { ContactForm as ContactFormSchema, HONEYPOT_FIELD, LIMITS } from '../../shared/schemas';
 import { CONTACT_FAILURE, CONTACT_SUCCESS } from '../../lib/form-messages';
 import { Button } from '../ui/button';
@@ -7,7 +8,8 @@ import { useSubmitResult } from './form-submit';
 
 /** The site's own contact form, used wherever no external form is configured. Each message is a lead. */
 export function ContactForm() {
-  const { result, post } = useSubmitResult();
+  const form = useRef<HTMLFormElement>(null);
+  const { result, post } = useSubmitResult(form);
   const { register, errors, onSubmit, onFocus, submitting, disabled } = useSchemaForm(
     ContactFormSchema,
     { name: '', email: '', company: '', message: '', [HONEYPOT_FIELD]: '' },
@@ -23,7 +25,14 @@ export function ContactForm() {
   );
 
   return (
-    <form onSubmit={onSubmit} onFocus={onFocus} noValidate className="relative grid gap-4" aria-label="Contact form">
+    <form
+      ref={form}
+      onSubmit={onSubmit}
+      onFocus={onFocus}
+      noValidate
+      className="relative grid gap-4"
+      aria-label="Contact form"
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Name" error={errors.name?.message}>
           {(control) => <Input {...control} autoComplete="name" maxLength={LIMITS.fullName} {...register('name')} />}

@@ -3,7 +3,7 @@
  * toast, the lead forms (contact, guide) with an alert inside the form. Both say whether the
  * submission was stored, which is when useSchemaForm empties the form.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { submitForm } from '../../lib/api';
 import { NEWSLETTER_CHECK_INBOX, NEWSLETTER_FAILURE, NEWSLETTER_SUCCESS } from '../../lib/form-messages';
 import { toast, TOASTER_EVENT } from '../../stores/toasts';
@@ -31,9 +31,20 @@ export async function subscribe(url: string, body: Record<string, unknown>): Pro
   }
 }
 
-/** The outcome of a form's last submission, for its alert, and `post`, which sends one (true when stored). */
-export function useSubmitResult() {
+/**
+ * The outcome of a form's last submission, for its alert, and `post`, which sends one (true when
+ * stored). `form` is a ref to the form: in a dialog, the outcome is forgotten when the dialog
+ * closes, so that it opens again on the form alone, not on the answer to an earlier message.
+ */
+export function useSubmitResult(form?: RefObject<HTMLFormElement | null>) {
   const [result, setResult] = useState<'success' | 'error'>();
+  useEffect(() => {
+    const dialog = form?.current?.closest('dialog');
+    if (!dialog) return;
+    const forget = () => setResult(undefined);
+    dialog.addEventListener('close', forget);
+    return () => dialog.removeEventListener('close', forget);
+  }, [form]);
   async function post(url: string, body: Record<string, unknown>): Promise<boolean> {
     setResult(undefined);
     try {
