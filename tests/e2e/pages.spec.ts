@@ -179,3 +179,26 @@ test.describe('contact, zoho and privacy', () => {
     expect(await page.locator('.prose h2').count()).toBeGreaterThan(3);
   });
 });
+
+test('a printed blog post is the article: no sign-up form, share buttons or links back', async ({ page }) => {
+  await page.goto('/blog/what-to-automate-first');
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  for (const part of [
+    page.getByText('Back to blog'),
+    page.getByRole('link', { name: /LinkedIn/, includeHidden: true }),
+    page.getByText('Get the next article by e-mail'),
+  ]) {
+    expect(await part.count()).toBeGreaterThan(0);
+    for (const one of await part.all()) await expect(one).toBeHidden();
+  }
+});
+
+test('the home hero animation stops by itself within 5 seconds (WCAG 2.2.2)', async ({ page }) => {
+  await page.goto('/');
+  const counts = await page
+    .locator('svg path[stroke-dasharray]')
+    .evaluateAll((paths) => paths.map((path) => getComputedStyle(path).animationIterationCount));
+  expect(counts.length).toBeGreaterThan(0);
+  for (const count of counts) expect(Number(count) * 1.6).toBeLessThanOrEqual(5);
+});
