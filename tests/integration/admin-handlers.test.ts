@@ -925,6 +925,12 @@ describe('the Outbox', () => {
   });
 });
 
+/** POST /api/admin/outbox/:id/retry, from the admin page. */
+const retryEntry = (id: string, cookie?: string) =>
+  run(adminOutbox, request(`/api/admin/outbox/${id}/retry`, { method: 'POST', cookie, body: {} }), '203.0.113.9', {
+    id,
+  });
+
 describe('retrying an outbox entry that failed for good', () => {
   test("a newsletter e-mail's Retry puts it back in line (its id is not a UUID)", async () => {
     const store = createFileStore(folder);
@@ -954,12 +960,7 @@ describe('retrying an outbox entry that failed for good', () => {
     expect(await store.countOutbox()).toMatchObject({ pending: 0, dead: 1 });
 
     const { cookie } = await login();
-    const response = await run(
-      adminOutbox,
-      request(`/api/admin/outbox/${id}/retry`, { method: 'POST', cookie, body: {} }),
-      '203.0.113.9',
-      { id },
-    );
+    const response = await retryEntry(id, cookie);
     expect(response.status).toBe(200);
     expect(await store.countOutbox()).toMatchObject({ dead: 0 });
   });
@@ -968,12 +969,7 @@ describe('retrying an outbox entry that failed for good', () => {
     'an id of neither shape (%s) answers 404 without asking the store',
     async (id) => {
       const { cookie } = await login();
-      const response = await run(
-        adminOutbox,
-        request(`/api/admin/outbox/${id}/retry`, { method: 'POST', cookie, body: {} }),
-        '203.0.113.9',
-        { id },
-      );
+      const response = await retryEntry(id, cookie);
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ error: 'No outbox entry has that id' });
     },

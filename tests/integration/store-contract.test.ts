@@ -144,6 +144,22 @@ const withGuide = (lead: Lead): NewOutboxEntry[] => [
 /** What a lead judged spam carries. */
 const SPAM = { reasons: ['Akismet: spam', '7 links in the message (at most 3 allowed)'] };
 
+/** The entry of the mailing `issue-1` for one subscriber, as the fan-out writes it. */
+const issueOneEntry = (subscriber: { email: string }) => ({
+  id: `issue-1:${subscriber.email}`,
+  kind: 'newsletter' as const,
+  ref: subscriber.email,
+  to: subscriber.email,
+  mailing: 'issue-1',
+  message: {
+    channel: 'mail' as const,
+    to: [subscriber.email],
+    subject: 'Issue 1',
+    text: 'Hi',
+    html: '<p>Hi</p>',
+  },
+});
+
 describe.each([
   ['Upstash Redis', upstash],
   ['embedded SQLite store', embedded],
@@ -1051,14 +1067,7 @@ describe.each([
     await store.subscribe(reader, NOW);
     await store.confirmSubscriber(reader, NOW);
     await store.requestMailing({ id: 'issue-1', subject: 'Issue 1' }, 'owner', 'https://example.com', LATER);
-    await store.fanOutMailing('issue-1', LATER, 10, (subscriber) => ({
-      id: `issue-1:${subscriber.email}`,
-      kind: 'newsletter',
-      ref: subscriber.email,
-      to: subscriber.email,
-      mailing: 'issue-1',
-      message: { channel: 'mail', to: [subscriber.email], subject: 'Issue 1', text: 'Hi', html: '<p>Hi</p>' },
-    }));
+    await store.fanOutMailing('issue-1', LATER, 10, issueOneEntry);
     expect(await store.countOutbox()).toEqual({ total: 1, pending: 1, dead: 0 });
     expect((await store.dashboard([dayOf(NOW)], { offset: 0, limit: 1 })).outbox).toEqual({ pending: 1, dead: 0 });
   });
@@ -1070,14 +1079,7 @@ describe.each([
     await store.subscribe(signUp, NOW, { idempotencyKey: 'newsletter-subscribe:erase-1', bodyDigest: 'body-1' });
     await store.confirmSubscriber(signUp, NOW);
     await store.requestMailing({ id: 'issue-1', subject: 'Issue 1' }, 'owner', 'https://example.com', LATER);
-    const step = await store.fanOutMailing('issue-1', LATER, 10, (subscriber) => ({
-      id: `issue-1:${subscriber.email}`,
-      kind: 'newsletter',
-      ref: subscriber.email,
-      to: subscriber.email,
-      mailing: 'issue-1',
-      message: { channel: 'mail', to: [subscriber.email], subject: 'Issue 1', text: 'Hi', html: '<p>Hi</p>' },
-    }));
+    const step = await store.fanOutMailing('issue-1', LATER, 10, issueOneEntry);
     expect(step).toEqual({ written: 1, done: true });
     expect((await adapter.dump()).some((line) => line.includes(email))).toBe(true);
 
