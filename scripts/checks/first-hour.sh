@@ -97,10 +97,13 @@ LOGIN_ONCE="
 show "${CLEAN[@]}" SITE_LOCAL_RUN=true LOCAL_STORE_DIR="$WORK/data" SESSION_SECRET=too-short-secret \
   ADMIN_PASSWORD=$PASSWORD timeout 120 node --input-type=module -e "$LOGIN_ONCE"
 
-say "Build (npm run build), for the server below"
+say "Build (npm run build), for the server below, through the same registry"
+# The build fetches a missing CMS bundle too (Netlify skips npm install on a cached build), so it
+# goes through the same mirror: it warns again and builds the page that says how to fetch it.
 BUILD=0
-timeout 900 npm run build --silent > "$WORK/build.log" 2>&1 || BUILD=$?
+npm_config_registry="$REGISTRY" timeout 900 npm run build --silent > "$WORK/build.log" 2>&1 || BUILD=$?
 echo "   exit code: $BUILD; $(grep -o '[0-9]* page(s) built in [0-9.]*m\?s' "$WORK/build.log" | tail -1)"
+grep '^warning: could not fetch the CMS bundle' "$WORK/build.log" | sed 's/^/   | /' || true
 echo "   the CMS page says: $(grep -o '<h1>[^<]*</h1>' dist/admin/cms/index.html || echo '(no heading)')"
 grep -o 'run <code>npm run cms:vendor</code>[^.;]*' dist/admin/cms/index.html | sed 's/^/   /' || true
 
