@@ -241,7 +241,7 @@ export interface SweepOptions {
  * The least time a batch's attempts get: with less of the budget left, the sweep stops and leaves
  * what is due to the next one, rather than start attempts it would have to cut off at once.
  */
-export const MIN_ATTEMPT_MS = 2_000;
+const MIN_ATTEMPT_MS = 2_000;
 
 /**
  * Delivers everything due, a batch at a time, until nothing is due or the budget is spent, its
