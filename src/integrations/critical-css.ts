@@ -115,7 +115,10 @@ function inlineThemeValues(root: Root, html: string): void {
 /** The rules that only give custom properties their values: Tailwind's theme and property defaults. */
 const isVariableBlock = (rule: Rule) => rule.nodes.every((node) => node.type === 'decl' && node.prop.startsWith('--'));
 
-/** Drops the theme's and the property defaults' custom properties that no kept rule reads. */
+/**
+ * Drops the theme's and the property defaults' custom properties that no kept rule reads, and the
+ * registrations (`@property`) of those.
+ */
 function pruneVariables(root: Root): void {
   const blocks: Rule[] = [];
   const read = new Set<string>();
@@ -141,6 +144,9 @@ function pruneVariables(root: Root): void {
     block.walkDecls((decl) => {
       if (!read.has(decl.prop)) decl.remove();
     });
+  root.walkAtRules('property', (registration) => {
+    if (!read.has(registration.params.trim())) registration.remove();
+  });
 }
 
 /** Removes the rules and blocks the pruning left empty, inner ones first (a layer's name stays, as it sets the order). */
@@ -167,10 +173,15 @@ function pruneKeyframes(root: Root): void {
 
 /**
  * The rules of `css` that the first paint of `html` needs: those whose selectors match the markup
- * it draws, without pointer and keyboard states, transitions, print rules, the custom properties
- * nothing reads (the theme's values are written where they are read), and the registration of
- * Tailwind's custom properties (their fallback, which gives every element the same starting
- * values, is kept for all browsers instead).
+ * it draws, without pointer and keyboard states, transitions, print rules, and the custom
+ * properties nothing reads (the theme's values are written where they are read).
+ *
+ * Tailwind's own custom properties (`--tw-shadow`, `--tw-border-style`) keep their registrations
+ * (`@property`, with a starting value) and their fallback for browsers without those, which sets
+ * them on every element and pseudo-element inside an `@supports` that only such browsers meet. A
+ * browser that met the fallback too would style each element with a score of variables of its own:
+ * in Chromium, with the fallback for all browsers, styling a sector page before its first paint
+ * took 11.5 ms, and 6.8 ms with the registrations (medians of 5 runs).
  */
 export function criticalRules(css: string, html: string): string {
   // The matcher does not look into a template, as a browser does not; a page's script may put
@@ -180,9 +191,8 @@ export function criticalRules(css: string, html: string): string {
   const root = postcss.parse(css);
   // Tailwind's licence banner stays in the whole stylesheet, which every page loads.
   root.walkComments((comment) => void comment.remove());
-  root.walkAtRules((rule) => {
-    if (rule.name === 'property') rule.remove();
-    else if (rule.name === 'media' && /\bprint\b|\(hover:\s*hover\)/.test(rule.params)) rule.remove();
+  root.walkAtRules('media', (rule) => {
+    if (/\bprint\b|\(hover:\s*hover\)/.test(rule.params)) rule.remove();
   });
   root.walkRules((rule) => {
     if (rule.parent?.type === 'atrule' && 'name' in rule.parent && /keyframes$/.test(String(rule.parent.name))) return;
@@ -193,10 +203,6 @@ export function criticalRules(css: string, html: string): string {
   // A transition animates a change, and the first paint changes nothing: the whole stylesheet
   // brings them before anything does.
   root.walkDecls(/^(?:transition(?:-[a-z-]+)?|--tw-duration|--tw-ease)$/, (decl) => void decl.remove());
-  root.walkAtRules('layer', (layer) => {
-    if (layer.params === 'properties')
-      layer.walkAtRules('supports', (supports) => void supports.replaceWith(supports.nodes ?? []));
-  });
   inlineThemeValues(root, html);
   pruneVariables(root);
   pruneKeyframes(root);

@@ -27,10 +27,24 @@ const isNoindex = (file: string) => /<meta name="robots" content="noindex\b/.tes
 const xml = new XMLParser({ ignoreAttributes: false });
 const pathsOf = (urls: string[]) => urls.map((url) => new URL(url).pathname).sort();
 
+/**
+ * Two messages of the checker's CSS validator, which predates the CSS Properties and Values API:
+ * it calls `@property` (in every current browser since July 2024) an unknown at-rule, and an
+ * unknown property inside an `@supports` condition an error, where CSS makes that condition false
+ * (Tailwind's test for browsers without `margin-trim`). A page's own CSS carries both, as the
+ * stylesheet does (src/integrations/critical-css.ts). Nothing else is filtered.
+ */
+const OUTDATED_CSS_MESSAGES =
+  '.*(Unrecognized at-rule “@property”|“margin-trim”: Property “margin-trim” doesn.t exist).*';
+
 test('every built page is valid HTML (Nu Html Checker)', () => {
   const files = htmlFiles();
   expect(files.length).toBeGreaterThan(30);
-  const result = spawnSync('java', ['-jar', VNU, '--errors-only', '--format', 'text', ...files], { encoding: 'utf8' });
+  const result = spawnSync(
+    'java',
+    ['-jar', VNU, '--errors-only', '--format', 'text', '--filterpattern', OUTDATED_CSS_MESSAGES, ...files],
+    { encoding: 'utf8' },
+  );
   const report = `${result.stdout}${result.stderr}`.replaceAll(`file:${DIST}`, '').trim();
   expect(report).toBe('Document checking completed. No errors found.');
   expect(result.status).toBe(0);

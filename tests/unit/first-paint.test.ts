@@ -20,6 +20,7 @@ const CSS = [
   '.dialog-only{margin:auto}@media (width>=40rem){.sm\\:flex{display:flex}}@media print{.print\\:hidden{display:none}}}',
   '@keyframes fade{0%{opacity:0}}@keyframes unused{to{opacity:1}}',
   '@property --tw-border-style{syntax:"*";inherits:false;initial-value:solid}',
+  '@property --tw-shadow{syntax:"*";inherits:false;initial-value:0 0 #0000}',
 ].join('');
 
 const PAGE = `<!doctype html><html><head></head><body>
@@ -45,7 +46,11 @@ describe('criticalRules', () => {
       'html{font-family:ui-sans-serif}',
     ],
     ['a theme value written where it is read', '.text-ink{color:#0b1a33}'],
-    ['the property defaults, for every browser', '*,:before,:after{--tw-border-style:solid'],
+    [
+      'the property defaults, for browsers that cannot register properties',
+      '@layer properties{@supports (((-webkit-hyphens:none))){*,:before,:after{--tw-border-style:solid}}}',
+    ],
+    ['the registration of a property a kept rule reads', '@property --tw-border-style{'],
   ])('keeps %s', (_what, kept) => {
     expect(css).toContain(kept);
   });
@@ -58,14 +63,13 @@ describe('criticalRules', () => {
     ['hover styles', 'hover'],
     ['focus styles', ':focus'],
     ['print styles', '@media print'],
-    ['the registration of custom properties', '@property'],
+    ['the registration of a property nothing reads', '@property --tw-shadow'],
     ['theme values nothing reads', '--color-unused'],
     ['theme values, once written where they are read', '--font-sans'],
     ['an animation nothing runs', '@keyframes unused'],
     ['the parts of controls the page does not have', '-webkit-datetime-edit'],
     ['the placeholder style, with no placeholder on the page', '::placeholder'],
     ['the selection colour', '::selection'],
-    ['the @supports condition around the property defaults', '@supports'],
     ['transitions, and the rules that only set them', 'transition'],
     ['a rule left empty', '.duration-150'],
   ])('drops %s', (_what, dropped) => {
