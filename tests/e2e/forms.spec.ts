@@ -235,6 +235,34 @@ test.describe('Zoho guide form', () => {
     );
   });
 
+  test('its answer is put into live regions that were on the page, empty, before it was sent', async ({ page }) => {
+    await page.goto('/zoho');
+    const form = page.getByRole('form', { name: 'Request the Zoho guide' });
+    await settled(page);
+    const status = await form.locator('[role="status"]').elementHandle({ timeout: 2000 });
+    const alert = await form.locator('[role="alert"]').elementHandle({ timeout: 2000 });
+    expect(await status?.textContent()).toBe('');
+    expect(await alert?.textContent()).toBe('');
+    await page.route('**/api/leads/create', (route) => route.abort());
+    await form.getByLabel('First name').fill('Dorothy');
+    await form.getByLabel('Last name').fill('Vaughan');
+    await form.getByLabel('E-mail').fill(uniqueEmail('guide-live'));
+    await form.getByRole('button', { name: 'Send me the guide' }).click();
+    await expect(form.getByRole('alert')).toBeVisible();
+    expect(await alert?.evaluate((region) => [region.isConnected, region.textContent])).toEqual([
+      true,
+      'There was an error processing your request. Please try again.',
+    ]);
+    await page.unroute('**/api/leads/create');
+    await form.getByRole('button', { name: 'Send me the guide' }).click();
+    await expect(form.getByRole('status')).toBeVisible();
+    expect(await status?.evaluate((region) => [region.isConnected, region.textContent])).toEqual([
+      true,
+      'Thank you for subscribing! Your guide will be sent to your email.',
+    ]);
+    expect(await alert?.textContent()).toBe('');
+  });
+
   test('stores a lead with the full name and shows the success alert', async ({ page }) => {
     const email = uniqueEmail('guide');
     await page.goto('/zoho');

@@ -62,24 +62,32 @@ export function HoneypotField(props: React.ComponentProps<'input'>) {
   );
 }
 
-/** An inline message after a submission: polite for success, assertive for failure. */
+/** The look of an inline message: green for success, red for failure. */
+function messageClass(tone: 'success' | 'error') {
+  return cn(
+    'rounded-xl px-4 py-3 text-sm font-medium ring-1 ring-inset',
+    tone === 'error'
+      ? 'bg-danger-50 text-danger-700 ring-danger-700/30'
+      : 'bg-brand-50 text-brand-800 ring-brand-600/30',
+  );
+}
+
+/** An inline message shown with what it is about: polite for success, assertive for failure. */
 export function FormAlert({ tone, children }: { tone: 'success' | 'error'; children: React.ReactNode }) {
   return (
-    <div
-      role={tone === 'error' ? 'alert' : 'status'}
-      className={cn(
-        'rounded-xl px-4 py-3 text-sm font-medium ring-1 ring-inset',
-        tone === 'error'
-          ? 'bg-danger-50 text-danger-700 ring-danger-700/30'
-          : 'bg-brand-50 text-brand-800 ring-brand-600/30',
-      )}
-    >
+    <div role={tone === 'error' ? 'alert' : 'status'} className={messageClass(tone)}>
       {children}
     </div>
   );
 }
 
-/** The alert for a form's last submission, if there was one: its success or its failure message. */
+/**
+ * The answer to a form's last submission, if there was one: its success or its failure message.
+ * Both live regions are on the page, empty, from the start, and the message is put into one:
+ * screen readers announce a change inside a region they already know, where a region added with
+ * its text already in it is read by some and not by others. Each submission empties them first,
+ * so that the same answer twice is announced twice.
+ */
 export function FormResult({
   result,
   success,
@@ -89,11 +97,14 @@ export function FormResult({
   success: string;
   failure: string;
 }) {
-  if (!result) return null;
-  // A new alert for a new outcome, so that it is announced afresh.
   return (
-    <FormAlert key={result} tone={result}>
-      {result === 'success' ? success : failure}
-    </FormAlert>
+    <>
+      <div role="status" className="empty:hidden">
+        {result === 'success' && <p className={messageClass('success')}>{success}</p>}
+      </div>
+      <div role="alert" className="empty:hidden">
+        {result === 'error' && <p className={messageClass('error')}>{failure}</p>}
+      </div>
+    </>
   );
 }
