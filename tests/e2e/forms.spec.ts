@@ -387,7 +387,15 @@ test.describe('toasts', () => {
     await page.goto('/blog');
     await settled(page);
     await page.keyboard.press('F8');
-    await expect(page.getByRole('region', { name: 'Notification' }).locator('ol')).toBeFocused();
+    const area = page.getByRole('region', { name: 'Notification' }).locator('ol');
+    await expect(area).toBeFocused();
+    // Focused from the keyboard, it shows where the focus went: a ring inside its edges, which
+    // are those of the screen on a phone.
+    const ring = await area.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { style: style.outlineStyle, width: style.outlineWidth, offset: style.outlineOffset };
+    });
+    expect(ring).toEqual({ style: 'solid', width: '3px', offset: '-4px' });
   });
 
   test('show one at a time, and F8 moves focus to the notification area', async ({ page }) => {
