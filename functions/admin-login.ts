@@ -46,7 +46,7 @@ export default endpoint({ name: 'admin-login', headers: ADMIN_HEADERS }, async (
 
   const sessionId = newSessionId();
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000);
-  await store.createSession(sessionId, expiresAt, config.passwordTag, now);
+  await store.createSession(sessionId, expiresAt, config.passwordTag);
   return json(
     200,
     { authenticated: true, expiresAt: expiresAt.toISOString() },

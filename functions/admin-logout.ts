@@ -25,7 +25,7 @@ export default endpoint({ name: 'admin-logout', headers: ADMIN_HEADERS }, async 
   if (everywhere) {
     // Only a live session may end the others: a stale cookie gets 401.
     await requireAdmin(req);
-    await store.endAllSessions(new Date());
+    await store.endAllSessions();
   }
   // The cookie's session is deleted whether or not the store still holds it.
   const session = cookieSession(req, adminConfig());

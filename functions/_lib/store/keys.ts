@@ -27,10 +27,10 @@ export const KEYS = {
   challengeFailures: 'stats:challenge-failures',
   /** A spent proof-of-work challenge: holds when it expires (ms). */
   spentChallenge: (id: string) => `challenge:spent:${id}`,
-  /** An admin session: when it expires, the password it was opened with, when it was opened. */
+  /** An admin session: when it expires, the password and the generation it was opened with. */
   session: (id: string) => `admin:session:${id}`,
-  /** When the owner last chose "Log out everywhere" (ms): sessions opened before then are over. */
-  sessionsNotBefore: 'admin:sessions:not-before',
+  /** The generation of admin sessions, new at each "Log out everywhere": older sessions are over. */
+  sessionsGeneration: 'admin:sessions:generation',
   loginAttempts: (client: string) => `admin:login-attempts:${client}`,
   /** A form submission's idempotency key (scoped per endpoint by the caller): holds what it stored. */
   idempotency: (key: string) => `idem:${key}`,

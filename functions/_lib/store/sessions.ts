@@ -4,7 +4,7 @@
  * attempts counted per client. A session belongs to the password it was opened with: a new
  * password ends every older session, and so does "Log out everywhere".
  */
-import { parse, type Backend } from './backend';
+import { parse, transact, type Backend } from './backend';
 import { KEYS } from './keys';
 import type { LoginAttempts } from './types';
 
@@ -14,36 +14,50 @@ interface SessionMark {
   expiresAt: string;
   /** A tag of the password it was opened with (never the password or its hash). */
   passwordTag: string;
-  /** When it was opened (ms). */
-  openedAt: number;
+  /**
+   * The generation of sessions it was opened in: "Log out everywhere" starts a new one. A
+   * generation rather than a time, so that no clock, and no session opened in the same
+   * millisecond, decides which side of it a session falls on.
+   */
+  generation: string;
 }
 
 export function sessionVerbs(backend: Backend) {
   return {
-    async createSession(sessionId: string, expiresAt: Date, passwordTag: string, now = new Date()): Promise<void> {
-      const mark: SessionMark = { expiresAt: expiresAt.toISOString(), passwordTag, openedAt: now.getTime() };
+    /** Opens a session in the current generation; a "Log out everywhere" meanwhile makes it plan again. */
+    createSession(sessionId: string, expiresAt: Date, passwordTag: string): Promise<void> {
       const ttlMs = Math.max(1000, expiresAt.getTime() - Date.now());
-      await backend.commit([], [{ op: 'put', key: KEYS.session(sessionId), value: JSON.stringify(mark), ttlMs }]);
+      return transact(backend, {
+        keys: [KEYS.sessionsGeneration],
+        plan: (values) => {
+          const generation = values.get(KEYS.sessionsGeneration) ?? '';
+          const mark: SessionMark = { expiresAt: expiresAt.toISOString(), passwordTag, generation };
+          return {
+            writes: [{ op: 'put', key: KEYS.session(sessionId), value: JSON.stringify(mark), ttlMs }],
+            result: undefined,
+          };
+        },
+      });
     },
 
     /**
-     * Whether a session is live: unexpired, opened with the password of this tag, and after the
-     * last "Log out everywhere". A session stored before sessions had a tag is not.
+     * Whether a session is live: unexpired, opened with the password of this tag, and since the
+     * last "Log out everywhere". A session stored before sessions had both marks is not.
      */
     async hasSession(sessionId: string, now: Date, passwordTag: string): Promise<boolean> {
-      const [value, notBefore] = await backend.get([KEYS.session(sessionId), KEYS.sessionsNotBefore]);
+      const [value, generation] = await backend.get([KEYS.session(sessionId), KEYS.sessionsGeneration]);
       const mark = value?.startsWith('{') ? parse<SessionMark>(value) : undefined;
-      if (!mark || mark.passwordTag !== passwordTag) return false;
-      return Date.parse(mark.expiresAt) > now.getTime() && mark.openedAt > Number(notBefore ?? -1);
+      if (!mark || mark.passwordTag !== passwordTag || mark.generation !== (generation ?? '')) return false;
+      return Date.parse(mark.expiresAt) > now.getTime();
     },
 
     async deleteSession(sessionId: string): Promise<void> {
       await backend.commit([], [{ op: 'del', key: KEYS.session(sessionId) }]);
     },
 
-    /** "Log out everywhere": every session opened until now ends. */
-    async endAllSessions(now: Date): Promise<void> {
-      await backend.commit([], [{ op: 'put', key: KEYS.sessionsNotBefore, value: String(now.getTime()) }]);
+    /** "Log out everywhere": every session opened until now ends, and a new generation begins. */
+    async endAllSessions(): Promise<void> {
+      await backend.commit([], [{ op: 'put', key: KEYS.sessionsGeneration, value: crypto.randomUUID() }]);
     },
 
     /**
