@@ -14,7 +14,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { resetEnv } from '../../functions/_lib/platform/env';
 import { leadEntries } from '../../functions/_lib/delivery/entries';
-import { sweep } from '../../functions/_lib/delivery/outbox';
+import { SWEEP_EARLY_MS, sweep } from '../../functions/_lib/delivery/outbox';
 import { testBackends, type SqliteStore, type Store } from '../support/stores';
 import { OUTBOX_LEASE_MS } from '../../functions/_lib/store/outbox-state';
 import leadsCreate from '../../functions/leads-create';
@@ -545,8 +545,9 @@ describe.each(backends)('delivery on %s', (_name, backend) => {
       /^SMTP ESOCKET: connect ECONNREFUSED/,
     );
 
-    // Not due before the backoff: 1 minute after the first attempt, then 2.
-    expect(await sweep(store, { now: at(0.5) })).toEqual({ delivered: 0, failed: 0, dead: 0 });
+    // Due after the backoff, 1 minute after the first attempt, then 2: a run of the sweep more than
+    // half a minute before that leaves them.
+    expect(await sweep(store, { now: at(0.4) })).toEqual({ delivered: 0, failed: 0, dead: 0 });
     expect(await sweep(store, { now: at(1.1) })).toEqual({ delivered: 0, failed: 6, dead: 0 });
     expect(await sweep(store, { now: at(2) })).toEqual({ delivered: 0, failed: 0, dead: 0 });
 
@@ -578,8 +579,8 @@ describe.each(backends)('delivery on %s', (_name, backend) => {
       // In minutes, to the second (the first attempt ran a few milliseconds after the lead was stored).
       gaps.push(Math.round((due - last) / 1000) / 60);
       last = due;
-      // A moment before it is due nothing goes out; at the moment it is, it does.
-      expect((await sweep(store, { now: () => new Date(due - 1000) })).failed).toBe(0);
+      // A run of the sweep more than half a minute before it is due leaves it; one at the moment it is takes it.
+      expect((await sweep(store, { now: () => new Date(due - SWEEP_EARLY_MS - 1000) })).failed).toBe(0);
       const report = await sweep(store, { now: () => new Date(due) });
       expect(report.failed + report.dead).toBe(1);
     }
@@ -598,6 +599,24 @@ describe.each(backends)('delivery on %s', (_name, backend) => {
     expect(await sweep(store)).toEqual({ delivered: 1, failed: 0, dead: 0 });
     expect(accepted().ids).toEqual([dead!.id]);
   });
+
+  test.each([
+    ['12:00:03', '12:01:00', 57],
+    ['12:00:45', '12:02:00', 75],
+  ])(
+    'a failure at %s is retried by the every-minute sweep at %s (%i s later): a minute, give or take half of one',
+    async (failedAt, retriedAt, waitSeconds) => {
+      receiver.answer(503);
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date(`2026-11-27T${failedAt}Z`) });
+      await postJson(leadsCreate, '/api/leads/create', CONTACT);
+      vi.useRealTimers();
+      const runs = [0, 1, 2].map((minute) => new Date(Date.parse(`2026-11-27T12:0${minute}:00Z`)));
+      const failures = [];
+      for (const run of runs) failures.push((await sweep(store, { now: () => run })).failed);
+      expect(failures).toEqual(runs.map((run) => (run.toISOString().slice(11, 19) === retriedAt ? 1 : 0)));
+      expect((Date.parse(`2026-11-27T${retriedAt}Z`) - Date.parse(`2026-11-27T${failedAt}Z`)) / 1000).toBe(waitSeconds);
+    },
+  );
 
   test.each([
     ...[408, 429, 500, 502, 503].map((status) => [status, 'retried', 'pending'] as const),

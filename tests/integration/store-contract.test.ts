@@ -974,7 +974,7 @@ describe.each([
     const ids = first.map((claimed) => claimed.entry.id);
     // Held by the first claim: neither a sweep nor the function's own delivery gets it.
     expect(await store.claimOutbox(minutesAfterNow(1), 10)).toEqual([]);
-    expect(await store.claimOutbox(minutesAfterNow(1), 10, ids)).toEqual([]);
+    expect(await store.claimOutbox(minutesAfterNow(1), 10, { ids })).toEqual([]);
     // The lease ends: a second claimer gets them, and the first one's late outcome is ignored.
     const second = await store.claimOutbox(new Date(NOW.getTime() + OUTBOX_LEASE_MS + 1), 10);
     expect(second.map((claimed) => claimed.entry.id).sort()).toEqual([...ids].sort());
@@ -1122,7 +1122,7 @@ describe.each([
     // One of its entries is mid-delivery, under a lease: it goes too, and its completion changes nothing.
     const ofErased = (await store.listOutbox({ offset: 0, limit: 10 })).filter((entry) => entry.ref === erased.id);
     expect(ofErased.map((entry) => entry.kind).sort()).toEqual(['guide', 'lead-notification', 'webhook']);
-    const claimed = await store.claimOutbox(NOW, 1, [ofErased[0]?.id ?? '']);
+    const claimed = await store.claimOutbox(NOW, 1, { ids: [ofErased[0]?.id ?? ''] });
     expect(claimed.map((item) => item.entry.ref)).toEqual([erased.id]);
 
     expect((await store.deleteLead(erased.id))?.entries.sort()).toEqual(ofErased.map((entry) => entry.id).sort());

@@ -156,7 +156,7 @@ async function deliverIds(
   const report: DeliveryReport = { delivered: 0, failed: 0, dead: 0 };
   for (let start = 0; start < ids.length; start += CLAIM_CHUNK) {
     const chunk = ids.slice(start, start + CLAIM_CHUNK);
-    await deliverClaimed(store, await store.claimOutbox(now(), chunk.length, chunk), now, report, deadlineMs);
+    await deliverClaimed(store, await store.claimOutbox(now(), chunk.length, { ids: chunk }), now, report, deadlineMs);
   }
   return report;
 }
@@ -244,6 +244,13 @@ export interface SweepOptions {
 const MIN_ATTEMPT_MS = 2_000;
 
 /**
+ * How early the sweep takes a retry: half the minute between its runs. A retry due a minute after
+ * a failure at 12:00:03 is then taken by the run at 12:01 (57 s later) rather than the one at
+ * 12:02; whatever the second of the failure, the wait is 30 to 90 s, a minute on average.
+ */
+export const SWEEP_EARLY_MS = 30_000;
+
+/**
  * Delivers everything due, a batch at a time, until nothing is due or the budget is spent, its
  * attempts within it: an attempt still going at the end counts as failed and is retried (the
  * e-mail or webhook may have gone out: delivery is at least once). Each batch comes from the first
@@ -267,7 +274,8 @@ export async function sweep(
     // Whole seconds, so that the error of an attempt cut off says "no answer within 12 s".
     const left = Math.floor((budgetMs - (Date.now() - started)) / 1000) * 1000;
     if (left < MIN_ATTEMPT_MS) break;
-    const first = await store.claimOutbox(now(), batch);
+    const at = now();
+    const first = await store.claimOutbox(at, batch, { dueBy: new Date(at.getTime() + SWEEP_EARLY_MS) });
     const claimed = first.length > 0 ? first : await store.claimBulk(now(), batch, perMinute);
     if (claimed.length === 0) break;
     await deliverClaimed(store, claimed, now, report, Math.min(attemptDeadlineMs, left));

@@ -121,10 +121,18 @@ export function leaseWrites(state: OutboxState, lease: Lease): Write[] {
   ];
 }
 
-/** Whether an entry may be claimed at `now`: waiting, due, and held by no lease that still runs. */
-export function claimable(state: OutboxState | undefined, lease: Lease | undefined, now: number): state is OutboxState {
+/**
+ * Whether an entry may be claimed at `now`: waiting, due by `dueBy` (`now` unless the claimer says
+ * otherwise), and held by no lease that still runs.
+ */
+export function claimable(
+  state: OutboxState | undefined,
+  lease: Lease | undefined,
+  now: number,
+  dueBy = now,
+): state is OutboxState {
   if (!state || state.status !== 'pending') return false;
-  if (Date.parse(state.nextAttemptAt ?? '') > now) return false;
+  if (Date.parse(state.nextAttemptAt ?? '') > dueBy) return false;
   return !lease || lease.until <= now;
 }
 
@@ -133,10 +141,17 @@ export function outboxVerbs(backend: Backend) {
     /**
      * Reserves up to `limit` entries due at `now` (or, with `ids`, those of them that are due) for
      * OUTBOX_LEASE_MS: no other claim gets them until the outcome is recorded or the lease ends.
+     * With `dueBy`, also those that fall due before it: a claimer that runs at intervals takes an
+     * entry at the run nearest its time rather than the first one after it.
      */
-    async claimOutbox(now: Date, limit: number, ids?: string[]): Promise<ClaimedEntry[]> {
+    async claimOutbox(
+      now: Date,
+      limit: number,
+      { ids, dueBy = now }: { ids?: string[]; dueBy?: Date } = {},
+    ): Promise<ClaimedEntry[]> {
       const at = now.getTime();
-      const candidates = ids ?? (await backend.membersByScore(KEYS.outboxDue, { min: 0, max: at, limit }));
+      const due = Math.max(at, dueBy.getTime());
+      const candidates = ids ?? (await backend.membersByScore(KEYS.outboxDue, { min: 0, max: due, limit }));
       const token = crypto.randomUUID();
       const lease: Lease = { token, until: at + OUTBOX_LEASE_MS };
       return transact(backend, {
@@ -148,7 +163,7 @@ export function outboxVerbs(backend: Backend) {
             if (claimed.length >= limit) break;
             const state = parsed<OutboxState>(values, KEYS.outboxState(id));
             const message = parsed<OutboxMessage>(values, KEYS.outboxMessage(id));
-            if (!claimable(state, parsed<Lease>(values, KEYS.outboxLease(id)), at) || !message) continue;
+            if (!claimable(state, parsed<Lease>(values, KEYS.outboxLease(id)), at, due) || !message) continue;
             claimed.push({ entry: { ...state, message }, lease: token });
             writes.push(...leaseWrites(state, lease));
           }
