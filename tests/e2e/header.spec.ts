@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 const NAV = [
   { label: 'Home', href: '/' },
@@ -53,6 +53,40 @@ test.describe('header on a wide screen', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await expect(header).not.toHaveAttribute('data-scrolled');
   });
+});
+
+/** Whether the site's name beside the logo shows whole (the header truncates it rather than overflow). */
+const nameShowsWhole = (page: Page) =>
+  page
+    .getByRole('banner')
+    .locator('a[href="/"] span')
+    .last()
+    .evaluate((name) => name.scrollWidth <= name.clientWidth && name.clientWidth > 0);
+
+// A tablet held upright (768 to 834 px) and a small laptop window: the six links, the logo and Get
+// Started need about 900 px in a row, so the menu button serves below 1024 px.
+for (const width of [768, 834, 1023]) {
+  test(`at ${width} px the menu button stands for the links, and the logo's name shows whole`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/sectors');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Get Started' })).toBeVisible();
+    expect(await nameShowsWhole(page)).toBe(true);
+  });
+}
+
+test('at 1024 px the links fit in one row, each on one line, beside the whole name and Get Started', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await page.goto('/sectors');
+  const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+  await expect(links).toHaveCount(NAV.length);
+  const heights = await links.evaluateAll((elements) => elements.map((link) => link.getBoundingClientRect().height));
+  expect(new Set(heights).size, `link heights ${heights.join(', ')}`).toBe(1);
+  await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
+  expect(await nameShowsWhole(page)).toBe(true);
 });
 
 test.describe('header on a phone', () => {
