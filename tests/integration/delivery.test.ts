@@ -601,20 +601,19 @@ describe.each(backends)('delivery on %s', (_name, backend) => {
   });
 
   test.each([
-    ['12:00:03', '12:01:00', 57],
-    ['12:00:45', '12:02:00', 75],
+    ['12:00:03', '12:01:00'],
+    ['12:00:45', '12:02:00'],
   ])(
-    'a failure at %s is retried by the every-minute sweep at %s (%i s later): a minute, give or take half of one',
-    async (failedAt, retriedAt, waitSeconds) => {
+    'a failure at %s is retried by the every-minute sweep at %s: a minute, give or take half of one',
+    async (failedAt, retriedAt) => {
       receiver.answer(503);
       vi.useFakeTimers({ toFake: ['Date'], now: new Date(`2026-11-27T${failedAt}Z`) });
       await postJson(leadsCreate, '/api/leads/create', CONTACT);
       vi.useRealTimers();
-      const runs = [0, 1, 2].map((minute) => new Date(Date.parse(`2026-11-27T12:0${minute}:00Z`)));
+      const runs = ['12:00:00', '12:01:00', '12:02:00'];
       const failures = [];
-      for (const run of runs) failures.push((await sweep(store, { now: () => run })).failed);
-      expect(failures).toEqual(runs.map((run) => (run.toISOString().slice(11, 19) === retriedAt ? 1 : 0)));
-      expect((Date.parse(`2026-11-27T${retriedAt}Z`) - Date.parse(`2026-11-27T${failedAt}Z`)) / 1000).toBe(waitSeconds);
+      for (const run of runs) failures.push((await sweep(store, { now: () => new Date(`2026-11-27T${run}Z`) })).failed);
+      expect(failures).toEqual(runs.map((run) => (run === retriedAt ? 1 : 0)));
     },
   );
 
