@@ -15,6 +15,12 @@ const LATER_STATE = /(?<!\\):(?:hover|focus|focus-visible|focus-within|active)\b
 /** A pseudo-element: its rule applies when its element is on the page. */
 const PSEUDO_ELEMENT = /(?<!\\)::?(?:before|after|placeholder|marker)\b/g;
 /**
+ * The marker of a `<summary>`, which Tailwind's `marker:` styles beside each `::marker`: its rule
+ * applies where the page has one (`ul ::-webkit-details-marker` is a summary in a list,
+ * `ul::-webkit-details-marker` a list that is one).
+ */
+const DETAILS_MARKER = /(^|[\s>+~])?::-webkit-details-marker\b/g;
+/**
  * The parts of form controls that a stylesheet can reach, each with the elements that have them:
  * Tailwind's reset styles them all, a page needs only those of the controls it has.
  */
@@ -48,7 +54,14 @@ type Page = ReturnType<typeof parseDocument>;
 function matches(selector: string, page: Page): boolean {
   if (NEVER_AT_FIRST.test(selector)) return false;
   const part = CONTROL_PARTS.find(([pattern]) => pattern.test(selector));
-  const element = part ? part[1] : selector.replace(PSEUDO_ELEMENT, '').trim() || '*';
+  const element = part
+    ? part[1]
+    : selector
+        .replace(DETAILS_MARKER, (_, combinator?: string) =>
+          combinator === undefined ? ':is(summary)' : `${combinator}summary`,
+        )
+        .replace(PSEUDO_ELEMENT, '')
+        .trim() || '*';
   try {
     return selectOne(element, page) !== null;
   } catch {

@@ -17,6 +17,7 @@ const CSS = [
   '@media (hover:hover){.hover\\:underline:hover{text-decoration-line:underline}}.focus\\:ring:focus{outline:0}',
   '.after\\:block:after{display:block}.open\\:fade:is([open],:popover-open){animation:fade 1s}',
   '.transition{transition-property:color,--tw-gradient-from;transition-duration:var(--tw-duration,.15s)}.duration-150{--tw-duration:.15s;transition-duration:.15s}',
+  '.marker\\:teal *::-webkit-details-marker{color:teal}.marker\\:teal::-webkit-details-marker{color:teal}',
   '.dialog-only{margin:auto}@media (width>=40rem){.sm\\:flex{display:flex}}@media print{.print\\:hidden{display:none}}}',
   '@keyframes fade{0%{opacity:0}}@keyframes unused{to{opacity:1}}',
   '@property --tw-border-style{syntax:"*";inherits:false;initial-value:solid}',
@@ -25,7 +26,7 @@ const CSS = [
 
 const PAGE = `<!doctype html><html><head></head><body>
   <p class="border text-ink sm:flex after:block hover:underline focus:ring transition duration-150">Text</p>
-  <ul class="space-y-4"><li>a</li><li>b</li></ul>
+  <ul class="space-y-4 marker:teal"><li>a</li><li>b</li></ul>
   <template data-outcome><details class="open:fade">x</details></template>
   <dialog><div class="dialog-only">closed</div></dialog>
   <noscript><div class="unused">only without JavaScript</div></noscript>
@@ -69,12 +70,22 @@ describe('criticalRules', () => {
     ['an animation nothing runs', '@keyframes unused'],
     ['the parts of controls the page does not have', '-webkit-datetime-edit'],
     ['the placeholder style, with no placeholder on the page', '::placeholder'],
+    ["the marker of a summary, with no summary on the page (Tailwind's marker: writes one)", '-webkit-details-marker'],
     ['the selection colour', '::selection'],
     ['transitions, and the rules that only set them', 'transition'],
     ['a rule left empty', '.duration-150'],
   ])('drops %s', (_what, dropped) => {
     expect(css).not.toContain(dropped);
   });
+});
+
+test('criticalRules keeps the marker of a summary where the page has one', () => {
+  const css = '.marker\\:teal *::-webkit-details-marker{color:teal}.marker\\:teal::-webkit-details-marker{color:teal}';
+  const page = '<ul class="marker:teal"><li><details><summary>More</summary>Text</details></li></ul>';
+  expect(criticalRules(css, page)).toBe('.marker\\:teal *::-webkit-details-marker{color:teal}');
+  expect(criticalRules(css, '<details><summary class="marker:teal">More</summary></details>')).toBe(
+    '.marker\\:teal::-webkit-details-marker{color:teal}',
+  );
 });
 
 describe("criticalRules writes the theme's values where they are read", () => {
