@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { overflow } from '../support/overflow';
+import { cutOff, overflow } from '../support/overflow';
 import { ALL_ROUTES, POSTS_WITH_TABLE } from '../support/routes';
 import { settled } from '../support/settled';
 
@@ -32,6 +32,38 @@ for (const width of WIDTHS) {
       const { causes } = await overflow(page, width);
       expect(causes, `what sticks out of the open menu at ${width} px`).toEqual([]);
     });
+  });
+}
+
+/**
+ * Text made larger by the reader (a phone's or browser's text size setting: Chromium's default
+ * font size, which every rem of the site follows): 150 % on the narrowest phones, 200 % on a
+ * common one. The page wraps rather than scrolling sideways, and no line is cut off.
+ */
+for (const { width, scale } of [
+  { width: 320, scale: 1.5 },
+  { width: 360, scale: 2 },
+]) {
+  test.describe(`text at ${scale * 100} % on a ${width} px phone`, () => {
+    test.use({ viewport: { width, height: 640 }, isMobile: true, hasTouch: true });
+
+    for (const route of [...ALL_ROUTES, '/no-such-page']) {
+      test(`${route} fits the screen`, async ({ page }) => {
+        const browser = await page.context().newCDPSession(page);
+        await browser.send('Page.enable');
+        await browser.send('Page.setFontSizes', {
+          fontSizes: { standard: 16 * scale, fixed: Math.round(13 * scale) },
+        });
+        await page.goto(route);
+        await settled(page);
+        const size = await page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
+        expect(size, 'the larger text is in effect').toBe(`${16 * scale}px`);
+        const { scrollWidth, causes } = await overflow(page, width);
+        expect(causes, `what sticks out at ${width} px`).toEqual([]);
+        expect(scrollWidth, `the page's width at ${width} px`).toBeLessThanOrEqual(width);
+        expect(await cutOff(page, width), 'lines cut off by a box that hides what overflows').toEqual([]);
+      });
+    }
   });
 }
 

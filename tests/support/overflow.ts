@@ -44,3 +44,55 @@ export async function overflow(page: Page, width: number) {
     return { scrollWidth: document.documentElement.scrollWidth, causes };
   }, width);
 }
+
+/**
+ * Text a box cuts off (a box with `overflow: hidden` or `clip`, or the screen's edges): each line
+ * of text that reaches past such a box, with the box that hides the rest. Text in a box that
+ * scrolls is not cut off.
+ */
+export async function cutOff(page: Page, width: number) {
+  return page.evaluate((limit) => {
+    const cut: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const element = node.parentElement;
+      if (!element || !node.textContent?.trim() || element.closest('template, noscript, script, style')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const text = range.getBoundingClientRect();
+      if (text.width === 0 || text.height === 0) continue;
+      let edges = { left: 0, right: limit, name: 'the screen' };
+      for (let box: Element | null = element; box && box !== document.documentElement; box = box.parentElement) {
+        const style = getComputedStyle(box);
+        // Hidden from people on purpose: visually hidden text, the forms' honeypot past the left
+        // edge, and a line ending in an ellipsis, which says itself that it is cut (the header's name).
+        const gone = box.getBoundingClientRect().right <= 0 || style.textOverflow === 'ellipsis';
+        if (gone || style.display === 'none' || style.clipPath !== 'none' || style.clip !== 'auto') {
+          edges = { left: -Infinity, right: Infinity, name: '' };
+          break;
+        }
+        if (style.overflowX === 'auto' || style.overflowX === 'scroll') {
+          const rect = box.getBoundingClientRect();
+          edges = { left: Math.max(rect.left, 0), right: Math.min(rect.right, limit), name: '' };
+          break;
+        }
+        if (style.overflowX === 'hidden' || style.overflowX === 'clip') {
+          const rect = box.getBoundingClientRect();
+          if (text.left < rect.left - 0.5 || text.right > rect.right + 0.5) {
+            edges = {
+              left: rect.left,
+              right: rect.right,
+              name: `${box.tagName.toLowerCase()}.${[...box.classList].join('.')}`,
+            };
+            break;
+          }
+        }
+      }
+      if (edges.name && (text.left < edges.left - 0.5 || text.right > edges.right + 0.5))
+        cut.push(
+          `"${node.textContent.trim().slice(0, 40)}" from ${Math.round(text.left)} to ${Math.round(text.right)} px, in ${edges.name}`,
+        );
+    }
+    return cut.slice(0, 5);
+  }, width);
+}

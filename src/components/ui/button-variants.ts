@@ -3,7 +3,7 @@ import { cva, type VariantProps } from 'class-variance-authority';
 /** The one family of buttons, shared by static components and islands. */
 export const buttonVariants = cva(
   // forced-colors:border: with forced colours a button's fill and ring are gone; its border shows it.
-  'inline-flex items-center justify-center gap-2 rounded-full font-semibold whitespace-nowrap forced-colors:border transition-[background-color,box-shadow,color,transform] duration-150 focus-visible:outline-3 focus-visible:outline-offset-2 disabled:pointer-events-none disabled:opacity-60 motion-safe:active:translate-y-px',
+  'inline-flex items-center justify-center gap-2 rounded-full text-center font-semibold whitespace-nowrap large-text:whitespace-normal forced-colors:border transition-[background-color,box-shadow,color,transform] duration-150 focus-visible:outline-3 focus-visible:outline-offset-2 disabled:pointer-events-none disabled:opacity-60 motion-safe:active:translate-y-px',
   {
     variants: {
       variant: {
@@ -14,9 +14,9 @@ export const buttonVariants = cva(
         outlineInverse: 'text-white ring-1 ring-white/40 ring-inset hover:bg-white/10',
       },
       size: {
-        sm: 'h-9 px-4 text-sm',
-        md: 'h-11 px-5 text-[0.95rem]',
-        lg: 'h-13 px-7 text-base',
+        sm: 'min-h-9 px-4 text-sm',
+        md: 'min-h-11 px-5 text-[0.95rem]',
+        lg: 'min-h-13 px-7 text-base',
       },
     },
     defaultVariants: { variant: 'primary', size: 'md' },
