@@ -44,8 +44,10 @@ function postalAddress(street: string, locality: string, postalCode: string, cou
 
 /** Reads the site configuration from an environment; exported for astro.config.mjs and tests. */
 export function readSiteConfig(env: Env) {
-  // On Netlify, URL is the site's main address; an explicit PUBLIC_SITE_URL wins.
-  const url = optionalUrl(env.PUBLIC_SITE_URL) ?? optionalUrl(env.URL) ?? 'http://localhost:4321/';
+  // On Netlify, URL is the site's main address; an explicit PUBLIC_SITE_URL wins. Locally, the
+  // address `npm start` serves the build on: its PORT (scripts/serve), 4321 unless set.
+  const port = /^[0-9]{1,5}$/.test(env.PORT?.trim() ?? '') ? Number(env.PORT) : 4321;
+  const url = optionalUrl(env.PUBLIC_SITE_URL) ?? optionalUrl(env.URL) ?? `http://localhost:${port}/`;
   // A deploy preview or branch deploy is built with its own address in DEPLOY_PRIME_URL.
   const previewUrl =
     env.CONTEXT === 'deploy-preview' || env.CONTEXT === 'branch-deploy' ? optionalUrl(env.DEPLOY_PRIME_URL) : undefined;

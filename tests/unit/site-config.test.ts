@@ -13,6 +13,14 @@ describe('readSiteConfig', () => {
     expect(site.replyPromise).toContain('24 hours');
   });
 
+  test('on a local run, is served where `npm start` serves it: PORT, when set', () => {
+    expect(readSiteConfig({ PORT: '4833' }).url).toBe('http://localhost:4833');
+    expect(readSiteConfig({ PORT: ' 8080 ' }).url).toBe('http://localhost:8080');
+    expect(readSiteConfig({ PORT: 'eighty' }).url).toBe('http://localhost:4321');
+    expect(readSiteConfig({ PORT: '4833', PUBLIC_SITE_URL: 'https://acme.example' }).url).toBe('https://acme.example');
+    expect(readSiteConfig({ PORT: '4833', URL: 'https://acme.netlify.app' }).url).toBe('https://acme.netlify.app');
+  });
+
   test('takes every value from PUBLIC_* variables', () => {
     const site = readSiteConfig({
       PUBLIC_BRAND_NAME: 'Acme Flow',
