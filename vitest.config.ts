@@ -6,6 +6,9 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // The site's local address follows PORT (src/site.config.ts); the tests expect its default,
+    // whatever the shell exports (servers they start are given their own).
+    env: { PORT: '' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: ['unit', 'integration', 'build'].map((name) => ({

@@ -45,9 +45,12 @@ function postalAddress(street: string, locality: string, postalCode: string, cou
 /** Reads the site configuration from an environment; exported for astro.config.mjs and tests. */
 export function readSiteConfig(env: Env) {
   // On Netlify, URL is the site's main address; an explicit PUBLIC_SITE_URL wins. Locally, the
-  // address `npm start` serves the build on: its PORT (scripts/serve), 4321 unless set.
-  const port = /^[0-9]{1,5}$/.test(env.PORT?.trim() ?? '') ? Number(env.PORT) : 4321;
-  const url = optionalUrl(env.PUBLIC_SITE_URL) ?? optionalUrl(env.URL) ?? `http://localhost:${port}/`;
+  // address `npm start` serves the build on: the PORT set when it is built (a whole number from 1
+  // to 65535, as scripts/serve takes it), 4321 otherwise.
+  const portText = env.PORT?.trim() ?? '';
+  const port = /^[0-9]+$/.test(portText) && Number(portText) >= 1 && Number(portText) <= 65535 ? portText : '4321';
+  const url =
+    optionalUrl(env.PUBLIC_SITE_URL) ?? optionalUrl(env.URL) ?? new URL(`http://localhost:${Number(port)}/`).href;
   // A deploy preview or branch deploy is built with its own address in DEPLOY_PRIME_URL.
   const previewUrl =
     env.CONTEXT === 'deploy-preview' || env.CONTEXT === 'branch-deploy' ? optionalUrl(env.DEPLOY_PRIME_URL) : undefined;

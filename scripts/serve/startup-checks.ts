@@ -35,7 +35,7 @@ export function readAddress(env: NodeJS.ProcessEnv): { address: Address; problem
   const problems: string[] = [];
   const portText = env.PORT?.trim() ?? '';
   const port = portText === '' ? DEFAULT_ADDRESS.port : Number(portText);
-  if (!/^[0-9]+$/.test(String(port)) || port < 1 || port > 65535)
+  if (!/^[0-9]+$/.test(portText || String(port)) || port < 1 || port > 65535)
     problems.push('PORT: must be a whole number from 1 to 65535');
   const host = env.HOST?.trim() || DEFAULT_ADDRESS.host;
   return { address: { port, host }, problems };

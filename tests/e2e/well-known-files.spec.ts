@@ -5,9 +5,19 @@
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { readSiteConfig } from '../../src/site.config';
+import { DIST } from '../support/dist';
 
 const site = readSiteConfig(process.env);
+/**
+ * The site's origin as the build wrote it (its canonical links): the build reads .env, which this
+ * process does not, and a PORT or PUBLIC_SITE_URL there moves it.
+ */
+const builtOrigin = new URL(
+  /<link rel="canonical" href="([^"]+)"/.exec(readFileSync(path.join(DIST, 'index.html'), 'utf8'))?.[1] ?? 'invalid:',
+).origin;
 
 async function fetchFile(request: APIRequestContext, path: string, type: RegExp): Promise<Buffer> {
   const response = await request.get(path, { maxRedirects: 0 });
@@ -104,7 +114,7 @@ test('/.well-known/security.txt names the contact e-mail and expires within a ye
   const field = (name: string) => new RegExp(`^${name}: (.+)$`, 'm').exec(text)?.[1];
   expect(field('Contact')).toBe(`mailto:${site.email}`);
   expect(field('Preferred-Languages')).toBe('en');
-  expect(field('Canonical')).toBe(`${site.url}/.well-known/security.txt`);
+  expect(field('Canonical')).toBe(`${builtOrigin}/.well-known/security.txt`);
   const expires = Date.parse(field('Expires') ?? '');
   expect(field('Expires')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   expect(expires).toBeGreaterThan(Date.now() + 300 * 24 * 3600 * 1000);

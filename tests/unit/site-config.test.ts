@@ -13,10 +13,12 @@ describe('readSiteConfig', () => {
     expect(site.replyPromise).toContain('24 hours');
   });
 
-  test('on a local run, is served where `npm start` serves it: PORT, when set', () => {
+  test('on a local run, is where `npm start` serves the build: the PORT set when it is built', () => {
     expect(readSiteConfig({ PORT: '4833' }).url).toBe('http://localhost:4833');
     expect(readSiteConfig({ PORT: ' 8080 ' }).url).toBe('http://localhost:8080');
-    expect(readSiteConfig({ PORT: 'eighty' }).url).toBe('http://localhost:4321');
+    expect(readSiteConfig({ PORT: '80' }).url, 'the default port of http, as a URL writes it').toBe('http://localhost');
+    for (const wrong of ['eighty', '0', '65536', '99999', '1e4', '8080.0', '-1'])
+      expect(readSiteConfig({ PORT: wrong }).url, wrong).toBe('http://localhost:4321');
     expect(readSiteConfig({ PORT: '4833', PUBLIC_SITE_URL: 'https://acme.example' }).url).toBe('https://acme.example');
     expect(readSiteConfig({ PORT: '4833', URL: 'https://acme.netlify.app' }).url).toBe('https://acme.netlify.app');
   });
