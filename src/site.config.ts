@@ -18,6 +18,17 @@ function optionalUrl(value: string | undefined): string | undefined {
   }
 }
 
+/**
+ * A port as PORT may name one: a whole number from 1 to 65535, or undefined. The local server
+ * (scripts/serve) listens on it and the build writes it into the site's local address, so both
+ * read it here.
+ */
+export function localPort(value: string | undefined): number | undefined {
+  const trimmed = value?.trim() ?? '';
+  const port = Number(trimmed);
+  return /^[0-9]+$/.test(trimmed) && port >= 1 && port <= 65535 ? port : undefined;
+}
+
 function text(value: string | undefined, fallback: string): string {
   return value?.trim() || fallback;
 }
@@ -45,12 +56,11 @@ function postalAddress(street: string, locality: string, postalCode: string, cou
 /** Reads the site configuration from an environment; exported for astro.config.mjs and tests. */
 export function readSiteConfig(env: Env) {
   // On Netlify, URL is the site's main address; an explicit PUBLIC_SITE_URL wins. Locally, the
-  // address `npm start` serves the build on: the PORT set when it is built (a whole number from 1
-  // to 65535, as scripts/serve takes it), 4321 otherwise.
-  const portText = env.PORT?.trim() ?? '';
-  const port = /^[0-9]+$/.test(portText) && Number(portText) >= 1 && Number(portText) <= 65535 ? portText : '4321';
+  // address `npm start` serves the build on: the PORT set when it is built, 4321 otherwise.
   const url =
-    optionalUrl(env.PUBLIC_SITE_URL) ?? optionalUrl(env.URL) ?? new URL(`http://localhost:${Number(port)}/`).href;
+    optionalUrl(env.PUBLIC_SITE_URL) ??
+    optionalUrl(env.URL) ??
+    new URL(`http://localhost:${localPort(env.PORT) ?? 4321}/`).href;
   // A deploy preview or branch deploy is built with its own address in DEPLOY_PRIME_URL.
   const previewUrl =
     env.CONTEXT === 'deploy-preview' || env.CONTEXT === 'branch-deploy' ? optionalUrl(env.DEPLOY_PRIME_URL) : undefined;

@@ -6,6 +6,7 @@
  */
 import net from 'node:net';
 import path from 'node:path';
+import { localPort } from '../../src/site.config.ts';
 import { importBundled } from '../harness/functions.ts';
 
 /** A reason not to serve, said in full: the server prints the message alone (no stack trace) and exits with 1. */
@@ -33,12 +34,10 @@ export function loadLocalEnv(projectRoot: string): void {
 /** PORT and HOST (each blank or unset is the default), and what is wrong with them. */
 export function readAddress(env: NodeJS.ProcessEnv): { address: Address; problems: string[] } {
   const problems: string[] = [];
-  const portText = env.PORT?.trim() ?? '';
-  const port = portText === '' ? DEFAULT_ADDRESS.port : Number(portText);
-  if (!/^[0-9]+$/.test(portText || String(port)) || port < 1 || port > 65535)
-    problems.push('PORT: must be a whole number from 1 to 65535');
+  const port = env.PORT?.trim() ? localPort(env.PORT) : DEFAULT_ADDRESS.port;
+  if (port === undefined) problems.push('PORT: must be a whole number from 1 to 65535');
   const host = env.HOST?.trim() || DEFAULT_ADDRESS.host;
-  return { address: { port, host }, problems };
+  return { address: { port: port ?? DEFAULT_ADDRESS.port, host }, problems };
 }
 
 /**
