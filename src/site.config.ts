@@ -18,6 +18,9 @@ function optionalUrl(value: string | undefined): string | undefined {
   }
 }
 
+/** The port `npm start` serves the build on when PORT names none. */
+export const DEFAULT_PORT = 4321;
+
 /**
  * A port as PORT may name one: a whole number from 1 to 65535, or undefined. The local server
  * (scripts/serve) listens on it and the build writes it into the site's local address, so both
@@ -56,11 +59,11 @@ function postalAddress(street: string, locality: string, postalCode: string, cou
 /** Reads the site configuration from an environment; exported for astro.config.mjs and tests. */
 export function readSiteConfig(env: Env) {
   // On Netlify, URL is the site's main address; an explicit PUBLIC_SITE_URL wins. Locally, the
-  // address `npm start` serves the build on: the PORT set when it is built, 4321 otherwise.
+  // address `npm start` serves the build on: the PORT set when it is built, DEFAULT_PORT otherwise.
   const url =
     optionalUrl(env.PUBLIC_SITE_URL) ??
     optionalUrl(env.URL) ??
-    new URL(`http://localhost:${localPort(env.PORT) ?? 4321}/`).href;
+    new URL(`http://localhost:${localPort(env.PORT) ?? DEFAULT_PORT}/`).href;
   // A deploy preview or branch deploy is built with its own address in DEPLOY_PRIME_URL.
   const previewUrl =
     env.CONTEXT === 'deploy-preview' || env.CONTEXT === 'branch-deploy' ? optionalUrl(env.DEPLOY_PRIME_URL) : undefined;

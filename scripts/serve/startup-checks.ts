@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import path from 'node:path';
-import { localPort } from '../../src/site.config.ts';
+import { DEFAULT_PORT, localPort } from '../../src/site.config.ts';
 import { importBundled } from '../harness/functions.ts';
 
 /** A reason not to serve, said in full: the server prints the message alone (no stack trace) and exits with 1. */
@@ -20,7 +20,7 @@ export interface Address {
   host: string;
 }
 
-export const DEFAULT_ADDRESS: Address = { port: 4321, host: 'localhost' };
+export const DEFAULT_ADDRESS: Address = { port: DEFAULT_PORT, host: 'localhost' };
 
 /** Reads the project's .env into process.env, when there is one; what the shell sets wins. */
 export function loadLocalEnv(projectRoot: string): void {
