@@ -15,6 +15,7 @@ import { build } from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DEFAULT_PORT } from '../../src/site.config.ts';
 import { createContext } from '../harness/functions.ts';
 import { parseSchedule } from './cron.ts';
 import { bundleDeliveryWorker, startDeliveryThread, type DeliveryThread } from './delivery-thread.ts';
@@ -89,7 +90,7 @@ function startScheduler(jobs: Scheduled[], origin: () => string, thread: Deliver
 
 export async function loadFunctions(
   projectRoot: string,
-  { origin = () => 'http://localhost:4321' }: { origin?: () => string } = {},
+  { origin = () => `http://localhost:${DEFAULT_PORT}` }: { origin?: () => string } = {},
 ): Promise<FunctionsRunner> {
   // This runner is the local server's: the functions it loads may use the embedded store and a
   // plain ADMIN_PASSWORD. On Netlify nothing sets this, so a deployed function fails closed.
