@@ -5,6 +5,7 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { criticalRules } from './critical-css';
+import { deferBelowFirstScreen } from './first-screen';
 
 /**
  * What a compressed page may weigh for its whole document to arrive in the first round trip of
@@ -64,6 +65,8 @@ export interface Sources {
  * - its scripts, none of which draws anything (the island runtime hydrates islands, the others
  *   open the menu and the dialog, confirm a subscription...), are served as files and loaded
  *   after the first paint, but for the one that loads them (BaseLayout's);
+ * - the markup below a phone's first screen is held back as the text of `<noscript data-later>`
+ *   elements (deferBelowFirstScreen), added as markup after the first paint;
  * - when the page then fits the first round trip with the CSS its markup uses written into it,
  *   that CSS replaces the link to the whole stylesheet, which is loaded after the first paint
  *   too (and by a <noscript> link without JavaScript).
@@ -74,11 +77,12 @@ export function prepareForFirstPaint(html: string, sources: Sources): string {
   // A page without the script that adds the template keeps everything in place.
   if (!html.includes(AFTER_PAINT)) return html;
   const later: string[] = [];
-  const page = html.replace(INLINE_SCRIPT, (script, type: string | undefined, body: string) => {
+  const withoutScripts = html.replace(INLINE_SCRIPT, (script, type: string | undefined, body: string) => {
     if (body.includes(AFTER_PAINT)) return script;
     later.push(`<script${type ?? ''} src="${sources.scriptFile(body)}"></script>`);
     return '';
   });
+  const page = deferBelowFirstScreen(withoutScripts);
   const finished = (body: string, after: string[]) =>
     after.length === 0
       ? body

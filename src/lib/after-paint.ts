@@ -60,12 +60,35 @@ const loadedAll = (elements: Element[]) =>
   );
 
 /**
+ * Adds the markup the build held back below the first screen (src/integrations/first-screen.ts),
+ * which the browser has kept as the text of each `<noscript data-later>`, as the markup it is, in
+ * its place. The browser looked for the address's #fragment before it came: if it names an element
+ * of that markup and the reader has not scrolled yet, the page goes there now.
+ */
+function addHeldMarkup(): void {
+  for (const held of document.querySelectorAll('noscript[data-later]')) {
+    const range = document.createRange();
+    range.selectNode(held);
+    held.replaceWith(range.createContextualFragment(held.textContent ?? ''));
+  }
+  if (!location.hash || scrollY !== 0) return;
+  let id = location.hash.slice(1);
+  try {
+    id = decodeURIComponent(id);
+  } catch {
+    // Not percent-encoded text: the fragment is looked up as it is.
+  }
+  document.getElementById(id)?.scrollIntoView();
+}
+
+/**
  * Adds what waits for the page to show, once it has: the pictures not shown at load
  * (`<template data-after-paint>`), then what waits in `<template id="after-paint">`
  * (src/integrations/first-paint.ts): the whole stylesheet where the page carries the CSS of its
- * own markup, then, once that stylesheet is in, the page's scripts, so that no island draws a
- * state of its own before the rules for it have come. Once they have run, `<html>` carries
- * `data-scripts-ran`: the page then answers every key and click.
+ * own markup, then, once that stylesheet is in, the markup held back below the first screen,
+ * whose rules it brings, and the page's scripts, so that no island draws a state of its own
+ * before the rules for it have come. Once they have run, `<html>` carries `data-scripts-ran`: the
+ * page then answers every key and click.
  */
 export function loadAfterFirstPaint(): void {
   const later = document.querySelector<HTMLTemplateElement>('template#after-paint');
@@ -75,7 +98,10 @@ export function loadAfterFirstPaint(): void {
     for (const picture of document.querySelectorAll<HTMLTemplateElement>('template[data-after-paint]'))
       picture.replaceWith(document.importNode(picture.content, true));
     const ran = () => document.documentElement.toggleAttribute('data-scripts-ran', true);
-    if (!later) return ran();
+    if (!later) {
+      addHeldMarkup();
+      return ran();
+    }
     const content = document.importNode(later.content, true);
     const stylesheets = [...content.querySelectorAll('link[rel="stylesheet"]')];
     const scripts = [...content.querySelectorAll('script')];
@@ -85,6 +111,7 @@ export function loadAfterFirstPaint(): void {
     const styled = loadedAll(stylesheets);
     document.head.append(...stylesheets);
     void styled.then(() => {
+      addHeldMarkup();
       const loaded = loadedAll(scripts);
       document.head.append(content);
       void loaded.then(() => {

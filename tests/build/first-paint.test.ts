@@ -1,8 +1,8 @@
 /**
  * What a page asks for before its first paint, read from dist/ (which `npm test` builds first):
  * the document alone, which carries the CSS of its markup; the whole stylesheet, the page's
- * scripts and the pictures below the first screen wait in templates for the paint
- * (src/integrations/first-paint.ts). Lighthouse counts every request that ends before the largest
+ * scripts and the pictures below the first screen wait in templates for the paint, and the markup
+ * below the first screen in `<noscript data-later>` (src/integrations/first-paint.ts). Lighthouse counts every request that ends before the largest
  * paint, and a document past the first round trip costs a second one.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -33,7 +33,7 @@ describe('before the first paint', () => {
   test.each(PAGES)('%s asks for nothing but itself before it paints, and what waits for the paint exists', (page) => {
     const html = readFileSync(path.join(DIST, page), 'utf8');
     const later = /<template id="after-paint">([\s\S]*?)<\/template>/.exec(html)?.[1] ?? '';
-    const atLoad = html.replace(/<template\b[\s\S]*?<\/template>|<noscript>[\s\S]*?<\/noscript>/g, '');
+    const atLoad = html.replace(/<template\b[\s\S]*?<\/template>|<noscript\b[^>]*>[\s\S]*?<\/noscript>/g, '');
     expect(atLoad.match(/<script\b[^>]*\ssrc=/g) ?? []).toEqual([]);
     expect(atLoad.match(/<link\b[^>]*rel="(?:modulepreload|preload)"[^>]*>/g) ?? []).toEqual([]);
     expect(atLoad.match(/<img\b[^>]*\ssrc="\/[^"]*"/g) ?? []).toEqual([]);
@@ -67,6 +67,18 @@ describe('before the first paint', () => {
     },
   );
 
+  test.each(PAGE_TYPES.filter((type) => !type.noindex))(
+    'the $name page holds back the markup below its first screen, its footer among it, and nothing that runs',
+    ({ route }) => {
+      const html = readFileSync(pageFile(route), 'utf8');
+      const held = [...html.matchAll(/<noscript data-later>([\s\S]*?)<\/noscript>/g)].map(([, run]) => run ?? '');
+      expect(held.join('')).toMatch(/<footer\b/);
+      for (const run of held) expect(run).not.toMatch(/<(?:script|noscript)\b/);
+      // No footer is drawn in the first paint.
+      expect(html.slice(0, html.indexOf('<noscript data-later>'))).not.toMatch(/<footer\b/);
+    },
+  );
+
   test.each(SECTOR_SLUGS)(
     'the illustration of /sectors/%s is drawn by its page, shape for shape as the file',
     (slug) => {
@@ -85,12 +97,18 @@ describe('before the first paint', () => {
     ['/blog', 1],
   ])('%s draws %i card illustration with the page; the others wait for the paint', (route, drawn) => {
     const html = readFileSync(pageFile(route), 'utf8');
+    const held = [...html.matchAll(/<noscript data-later>([\s\S]*?)<\/noscript>/g)].map(([, run]) => run).join('');
     const cards = html.match(/<article\b[\s\S]*?<\/article>/g) ?? [];
     const illustrated = cards.filter((card) => /<svg viewBox="0 0 1200 630"|\.svg"/.test(card));
     expect(illustrated.length).toBeGreaterThan(2);
     const inline = illustrated.filter((card) => /<svg viewBox="0 0 1200 630"[^>]*\saria-hidden="true"/.test(card));
     expect(inline).toHaveLength(drawn);
     for (const card of illustrated.slice(drawn)) {
+      // Below the first screen, the card comes with the markup held back, its image with it.
+      if (held.includes(card)) {
+        expect(card).toMatch(/<img src="\/_astro\/[^"]+\.svg"[^>]*loading="lazy"/);
+        continue;
+      }
       expect(card).toMatch(/<template data-after-paint><img src="\/_astro\/[^"]+\.svg"[^>]*loading="lazy"/);
       expect(card).toMatch(/<noscript><img src="\/_astro\/[^"]+\.svg"/);
     }

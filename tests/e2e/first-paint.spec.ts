@@ -1,25 +1,34 @@
 /**
  * A page paints from its own document: the CSS of its markup is written into it, and the whole
  * stylesheet, the page's scripts and the pictures below the first screen come after the first
- * paint (src/integrations/first-paint.ts, src/lib/after-paint.ts). Here, in Chromium: the page
- * drawn with its own CSS alone is the page drawn with the whole stylesheet, and what waits for
- * the paint does come.
+ * paint (src/integrations/first-paint.ts, src/lib/after-paint.ts). Here, in Chromium: the page's
+ * first screen drawn with its own CSS alone is the same drawn with the whole stylesheet, and what
+ * waits for the paint does come.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { PAGE_TYPES } from '../../scripts/bench/page-types';
+import { recordHeldBack } from '../support/held-back';
 import { settled } from '../support/settled';
 
 const PUBLIC = PAGE_TYPES.filter((type) => !type.noindex);
 const WIDTHS = [390, 1280];
 
-/** Every element's box and the styles that draw it, in document order, but what a closed dialog holds: no paint draws it. */
+/**
+ * Every element's box and the styles that draw it, in document order, but what a closed dialog
+ * holds (no paint draws it) and what the page held back below its first screen, which comes with
+ * the whole stylesheet, whose rules it brings; an element that holds some of that is drawn as
+ * tall as what it holds, and its grid's tracks are sized by it, so those are left out.
+ */
 function drawing(page: Page) {
-  return page.evaluate(() =>
-    [...document.body.querySelectorAll('*')]
+  return page.evaluate(() => {
+    const heldBack = (window as unknown as { heldBack: Element[] }).heldBack;
+    return [...document.body.querySelectorAll('*')]
       .filter((element) => !element.closest('dialog:not([open])'))
+      .filter((element) => !heldBack.some((held) => held.contains(element)))
       .map((element) => {
         const box = element.getBoundingClientRect();
         const style = getComputedStyle(element);
+        const holds = heldBack.some((held) => element.contains(held));
         const drawn = [
           'display',
           'position',
@@ -38,14 +47,19 @@ function drawing(page: Page) {
           'box-shadow',
           'opacity',
           'text-align',
-        ].map((name) => style.getPropertyValue(name));
+        ].map((name) => (holds && name === 'grid-template-columns' ? 'held' : style.getPropertyValue(name)));
         const classes = element.getAttribute('class') ?? '';
         return {
           element: `<${element.tagName.toLowerCase()} class="${classes.slice(0, 60)}">`,
-          drawn: [box.x, box.y, box.width, box.height].map(Math.round).join(',') + ' ' + drawn.join('|'),
+          drawn:
+            [box.x, box.y, box.width, holds ? 'held' : box.height]
+              .map((value) => (typeof value === 'number' ? Math.round(value) : value))
+              .join(',') +
+            ' ' +
+            drawn.join('|'),
         };
-      }),
-  );
+      });
+  });
 }
 
 for (const width of WIDTHS)
@@ -54,10 +68,12 @@ for (const width of WIDTHS)
       const context = await browser.newContext({ viewport: { width, height: 900 } });
       try {
         const own = await context.newPage();
+        await recordHeldBack(own);
         await own.route(/\/_astro\/[^/]+\.css$/, (route) => route.abort());
         await own.goto(type.route);
         await settled(own);
         const whole = await context.newPage();
+        await recordHeldBack(whole);
         await whole.goto(type.route);
         await settled(whole);
         await expect(whole.locator('link[rel="stylesheet"][href^="/_astro/"]')).toHaveCount(1);

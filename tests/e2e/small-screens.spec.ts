@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { cutOff, overflow } from '../support/overflow';
 import { ALL_ROUTES, POSTS_WITH_TABLE } from '../support/routes';
 import { settled } from '../support/settled';
+import { heldBackAdded } from '../support/held-back';
 
 /** The narrowest phones still in use (320 px: iPhone SE of the first generation, small Android phones) and the most common width. */
 const WIDTHS = [320, 375];
@@ -80,6 +81,7 @@ test.describe('wide content in a post on a 320 px phone', () => {
   for (const slug of POSTS_WITH_TABLE) {
     test(`/blog/${slug} puts each table in a named box that takes focus`, async ({ page }) => {
       await page.goto(`/blog/${slug}`);
+      await heldBackAdded(page);
       const tables = page.locator('article table');
       expect(await tables.count()).toBeGreaterThan(0);
       for (const table of await tables.all()) {
