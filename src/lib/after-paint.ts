@@ -60,13 +60,27 @@ const loadedAll = (elements: Element[]) =>
   );
 
 /**
+ * Settles once the browser has drawn its next frame, so that what is added then is styled and laid
+ * out in a frame of its own; after a tenth of a second at the latest, as a tab in the background
+ * draws no frames.
+ */
+const nextFrame = () =>
+  new Promise<void>((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve));
+    setTimeout(resolve, 100);
+  });
+
+/**
  * Adds the markup the build held back below the first screen (src/integrations/first-screen.ts),
  * which the browser has kept as the text of each `<noscript data-later>`, as the markup it is, in
- * its place. The browser looked for the address's #fragment before it came: if it names an element
- * of that markup and the reader has not scrolled yet, the page goes there now.
+ * its place: each run in a frame of its own, after the frame that restyles the page with the whole
+ * stylesheet, so that no one task holds the main thread long enough to make a tap wait. The
+ * browser looked for the address's #fragment before it came: if it names an element of that
+ * markup and the reader has not scrolled yet, the page goes there now.
  */
-function addHeldMarkup(): void {
+async function addHeldMarkup(): Promise<void> {
   for (const held of document.querySelectorAll('noscript[data-later]')) {
+    await nextFrame();
     const range = document.createRange();
     range.selectNode(held);
     held.replaceWith(range.createContextualFragment(held.textContent ?? ''));
@@ -99,8 +113,8 @@ export function loadAfterFirstPaint(): void {
       picture.replaceWith(document.importNode(picture.content, true));
     const ran = () => document.documentElement.toggleAttribute('data-scripts-ran', true);
     if (!later) {
-      addHeldMarkup();
-      return ran();
+      void addHeldMarkup().finally(ran);
+      return;
     }
     const content = document.importNode(later.content, true);
     const stylesheets = [...content.querySelectorAll('link[rel="stylesheet"]')];
@@ -110,8 +124,8 @@ export function loadAfterFirstPaint(): void {
     for (const script of scripts) script.async = false;
     const styled = loadedAll(stylesheets);
     document.head.append(...stylesheets);
-    void styled.then(() => {
-      addHeldMarkup();
+    // The scripts come even if adding the held markup failed, for what the page shows above it.
+    void styled.then(addHeldMarkup).finally(() => {
       const loaded = loadedAll(scripts);
       document.head.append(content);
       void loaded.then(() => {
