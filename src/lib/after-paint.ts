@@ -71,20 +71,52 @@ const nextFrame = () =>
   });
 
 /**
+ * Keeps the reader's place across a reload or a return to the page (back, forward): the browser
+ * restores it while the page loads, when the held markup has not come yet and the page is too
+ * short to reach it. Gives that place once the markup has come, unless the reader has moved since.
+ */
+function placeToRestore(): () => number | undefined {
+  const key = `scroll:${location.pathname}${location.search}`;
+  let moved = false;
+  for (const type of ['wheel', 'touchstart', 'keydown'])
+    addEventListener(type, () => (moved = true), { once: true, passive: true });
+  addEventListener('pagehide', () => {
+    try {
+      sessionStorage.setItem(key, String(Math.round(scrollY)));
+    } catch {
+      // Storage refused (a private window may): the browser's own restoring is all there is.
+    }
+  });
+  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  const returned = navigation?.type === 'reload' || navigation?.type === 'back_forward';
+  return () => {
+    if (!returned || moved) return undefined;
+    try {
+      const place = Number(sessionStorage.getItem(key));
+      return place > 0 ? place : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/**
  * Adds the markup the build held back below the first screen (src/integrations/first-screen.ts),
  * which the browser has kept as the text of each `<noscript data-later>`, as the markup it is, in
  * its place: each run in a frame of its own, after the frame that restyles the page with the whole
- * stylesheet, so that no one task holds the main thread long enough to make a tap wait. The
- * browser looked for the address's #fragment before it came: if it names an element of that
- * markup and the reader has not scrolled yet, the page goes there now.
+ * stylesheet, so that no one task holds the main thread long enough to make a tap wait. Then the
+ * reader is taken where the browser could not take them before it came: back to their place on a
+ * page they return to, or to the element the address's #fragment names, if they have not scrolled.
  */
-async function addHeldMarkup(): Promise<void> {
+async function addHeldMarkup(restore: () => number | undefined): Promise<void> {
   for (const held of document.querySelectorAll('noscript[data-later]')) {
     await nextFrame();
     const range = document.createRange();
     range.selectNode(held);
     held.replaceWith(range.createContextualFragment(held.textContent ?? ''));
   }
+  const place = restore();
+  if (place !== undefined) return scrollTo(0, place);
   if (!location.hash || scrollY !== 0) return;
   let id = location.hash.slice(1);
   try {
@@ -107,13 +139,15 @@ async function addHeldMarkup(): Promise<void> {
 export function loadAfterFirstPaint(): void {
   const later = document.querySelector<HTMLTemplateElement>('template#after-paint');
   const release = later ? holdEarlyPresses() : undefined;
+  const restore = document.querySelector('noscript[data-later]') ? placeToRestore() : () => undefined;
+  const addHeld = () => addHeldMarkup(restore);
   afterFirstPaint(() => {
     // Pictures not shown at load, each in the box kept for it (Illustration.astro).
     for (const picture of document.querySelectorAll<HTMLTemplateElement>('template[data-after-paint]'))
       picture.replaceWith(document.importNode(picture.content, true));
     const ran = () => document.documentElement.toggleAttribute('data-scripts-ran', true);
     if (!later) {
-      void addHeldMarkup().finally(ran);
+      void addHeld().finally(ran);
       return;
     }
     const content = document.importNode(later.content, true);
@@ -125,7 +159,7 @@ export function loadAfterFirstPaint(): void {
     const styled = loadedAll(stylesheets);
     document.head.append(...stylesheets);
     // The scripts come even if adding the held markup failed, for what the page shows above it.
-    void styled.then(addHeldMarkup).finally(() => {
+    void styled.then(addHeld).finally(() => {
       const loaded = loadedAll(scripts);
       document.head.append(content);
       void loaded.then(() => {

@@ -111,3 +111,18 @@ test('with JavaScript, markup held back is never drawn as the text it is kept as
   });
   expect(drawnText).toBe(0);
 });
+
+test('a reader who reloads or comes back to a page is taken back to their place in it', async ({ page }) => {
+  await page.setViewportSize({ width: 412, height: 823 });
+  await page.goto('/blog/what-to-automate-first');
+  await settled(page);
+  await page.evaluate(() => scrollTo(0, 2600));
+  await page.reload();
+  await settled(page);
+  expect(await page.evaluate(() => scrollY)).toBe(2600);
+  await page.goto('/contact');
+  await settled(page);
+  await page.goBack();
+  await settled(page);
+  expect(await page.evaluate(() => scrollY)).toBe(2600);
+});
