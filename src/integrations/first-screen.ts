@@ -21,6 +21,9 @@ const KEPT = new Set(['script', 'template', 'style', 'link', 'noscript']);
 /** What the build writes in place of the markup it holds back, which the page adds after its first paint. */
 export const LATER_OPEN = '<noscript data-later>';
 const LATER_CLOSE = '</noscript>';
+/** The markup of each run a built page holds back, in document order. */
+export const heldRuns = (html: string): string[] =>
+  [...html.matchAll(/<noscript data-later>([\s\S]*?)<\/noscript>/g)].map(([, run]) => run ?? '');
 /**
  * A picture that waits for the paint (Illustration.astro): held back with the markup around it,
  * it is written as the image itself, which that markup brings after the paint anyway.

@@ -59,6 +59,9 @@ const loadedAll = (elements: Element[]) =>
     ),
   );
 
+/** Where the build held back markup below the first screen (src/integrations/first-screen.ts). */
+const HELD = 'noscript[data-later]';
+
 /**
  * Settles once the browser has drawn its next frame, so that what is added then is styled and laid
  * out in a frame of its own; after a tenth of a second at the latest, as a tab in the background
@@ -109,7 +112,7 @@ function placeToRestore(): () => number | undefined {
  * page they return to, or to the element the address's #fragment names, if they have not scrolled.
  */
 async function addHeldMarkup(restore: () => number | undefined): Promise<void> {
-  for (const held of document.querySelectorAll('noscript[data-later]')) {
+  for (const held of document.querySelectorAll(HELD)) {
     await nextFrame();
     const range = document.createRange();
     range.selectNode(held);
@@ -139,7 +142,7 @@ async function addHeldMarkup(restore: () => number | undefined): Promise<void> {
 export function loadAfterFirstPaint(): void {
   const later = document.querySelector<HTMLTemplateElement>('template#after-paint');
   const release = later ? holdEarlyPresses() : undefined;
-  const restore = document.querySelector('noscript[data-later]') ? placeToRestore() : () => undefined;
+  const restore = document.querySelector(HELD) ? placeToRestore() : () => undefined;
   const addHeld = () => addHeldMarkup(restore);
   afterFirstPaint(() => {
     // Pictures not shown at load, each in the box kept for it (Illustration.astro).

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { afterEach, describe, expect, test } from 'vitest';
 import { solidPng } from '../support/png';
 import { copySite, type SiteCopy } from '../../scripts/harness/site-copy';
+import { LATER_OPEN } from '../../src/integrations/first-screen';
 
 let site: SiteCopy | undefined;
 afterEach(() => site?.remove());
@@ -283,7 +284,7 @@ describe('illustrations', () => {
     // The first card, the one a phone shows with the page, loads its raster cover at once.
     expect(cards[0]).toMatch(/^[^]*?<img src="\/_astro\/what-to-automate-first\.[^"]+\.webp"[^>]*loading="eager"/);
     // The others wait for the paint: in a template on the first screen, below it with the markup held back there.
-    const heldFrom = list.indexOf('<noscript data-later>');
+    const heldFrom = list.indexOf(LATER_OPEN);
     const held = (card: string) => list.indexOf(`<article${card}`) > heldFrom;
     for (const card of cards.slice(1))
       expect(card).toMatch(

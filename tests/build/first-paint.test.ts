@@ -2,8 +2,9 @@
  * What a page asks for before its first paint, read from dist/ (which `npm test` builds first):
  * the document alone, which carries the CSS of its markup; the whole stylesheet, the page's
  * scripts and the pictures below the first screen wait in templates for the paint, and the markup
- * below the first screen in `<noscript data-later>` (src/integrations/first-paint.ts). Lighthouse counts every request that ends before the largest
- * paint, and a document past the first round trip costs a second one.
+ * below the first screen in `<noscript data-later>` (src/integrations/first-paint.ts). Lighthouse
+ * counts every request that ends before the largest paint, and a document past the first round
+ * trip costs a second one.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { PROJECT_ROOT } from '../../scripts/harness/project';
 import { PAGE_TYPES } from '../../scripts/bench/page-types';
 import { criticalRules } from '../../src/integrations/critical-css';
 import { compressedSize, FIRST_ROUND_TRIP_BYTES, withOwnHashes } from '../../src/integrations/first-paint';
+import { heldRuns, LATER_OPEN } from '../../src/integrations/first-screen';
 
 const PAGES = builtPages();
 
@@ -71,11 +73,11 @@ describe('before the first paint', () => {
     'the $name page holds back the markup below its first screen, its footer among it, and nothing that runs',
     ({ route }) => {
       const html = readFileSync(pageFile(route), 'utf8');
-      const held = [...html.matchAll(/<noscript data-later>([\s\S]*?)<\/noscript>/g)].map(([, run]) => run ?? '');
+      const held = heldRuns(html);
       expect(held.join('')).toMatch(/<footer\b/);
       for (const run of held) expect(run).not.toMatch(/<(?:script|noscript)\b/);
       // No footer is drawn in the first paint.
-      expect(html.slice(0, html.indexOf('<noscript data-later>'))).not.toMatch(/<footer\b/);
+      expect(html.slice(0, html.indexOf(LATER_OPEN))).not.toMatch(/<footer\b/);
     },
   );
 
@@ -97,7 +99,7 @@ describe('before the first paint', () => {
     ['/blog', 1],
   ])('%s draws %i card illustration with the page; the others wait for the paint', (route, drawn) => {
     const html = readFileSync(pageFile(route), 'utf8');
-    const held = [...html.matchAll(/<noscript data-later>([\s\S]*?)<\/noscript>/g)].map(([, run]) => run).join('');
+    const held = heldRuns(html).join('');
     const cards = html.match(/<article\b[\s\S]*?<\/article>/g) ?? [];
     const illustrated = cards.filter((card) => /<svg viewBox="0 0 1200 630"|\.svg"/.test(card));
     expect(illustrated.length).toBeGreaterThan(2);

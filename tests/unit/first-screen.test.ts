@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { deferBelowFirstScreen, FIRST_SCREEN_TEXT, LATER_OPEN } from '../../src/integrations/first-screen';
+import { deferBelowFirstScreen, FIRST_SCREEN_TEXT, heldRuns, LATER_OPEN } from '../../src/integrations/first-screen';
 
 /** Words of text, `length` characters long. */
 const words = (length: number) =>
@@ -14,7 +14,6 @@ const page = (main: string, after = '<footer><p>Footer</p></footer><dialog><p>Di
 
 /** The page as the browser reads it without JavaScript, and as the page's script makes it: each held run written back. */
 const restored = (html: string) => html.replace(/<noscript data-later>([\s\S]*?)<\/noscript>/g, '$1');
-const held = (html: string) => [...html.matchAll(/<noscript data-later>([\s\S]*?)<\/noscript>/g)].map(([, run]) => run);
 
 describe('deferBelowFirstScreen', () => {
   test('keeps the header and main up to the block that crosses its first screen, and holds back what follows: sections, footer, dialog', () => {
@@ -22,7 +21,10 @@ describe('deferBelowFirstScreen', () => {
     const second = `<section id="more"><p>${words(400)}</p></section>`;
     const third = '<section><p>Last</p></section>';
     const html = deferBelowFirstScreen(page(first + second + third));
-    expect(held(html)).toEqual([`${second}${third}`, '<footer><p>Footer</p></footer><dialog><p>Dialog</p></dialog>']);
+    expect(heldRuns(html)).toEqual([
+      `${second}${third}`,
+      '<footer><p>Footer</p></footer><dialog><p>Dialog</p></dialog>',
+    ]);
     expect(html).toContain(`<header><nav>Menu</nav></header><main id="main">${first}${LATER_OPEN}`);
     expect(restored(html)).toBe(page(first + second + third));
   });
@@ -34,7 +36,7 @@ describe('deferBelowFirstScreen', () => {
     );
     const main = `<section><h1>Title</h1><div class="grid">${cards.join('')}</div></section><section><p>After</p></section>`;
     const html = deferBelowFirstScreen(page(main));
-    const runs = held(html);
+    const runs = heldRuns(html);
     expect(runs).toHaveLength(3);
     // The card that crosses the first screen stays, with those before it; the cards after it are held back.
     const kept = cards.filter((card) => !runs[0]?.includes(card));
@@ -54,14 +56,14 @@ describe('deferBelowFirstScreen', () => {
   test('keeps a long paragraph whole, and holds back what follows it', () => {
     const long = `<p>${words(FIRST_SCREEN_TEXT * 2)}</p>`;
     const html = deferBelowFirstScreen(page(`<article>${long}<p>Next</p></article>`));
-    expect(held(html)[0]).toBe('<p>Next</p>');
+    expect(heldRuns(html)[0]).toBe('<p>Next</p>');
     expect(html).toContain(`<article>${long}${LATER_OPEN}`);
   });
 
   test('holds back only what follows main when main is shorter than the first screen', () => {
     const main = '<section><h1>Contact</h1><p>Short</p></section>';
     const html = deferBelowFirstScreen(page(main));
-    expect(held(html)).toEqual(['<footer><p>Footer</p></footer><dialog><p>Dialog</p></dialog>']);
+    expect(heldRuns(html)).toEqual(['<footer><p>Footer</p></footer><dialog><p>Dialog</p></dialog>']);
     expect(html).toContain(`<main id="main">${main}</main>${LATER_OPEN}`);
   });
 
@@ -69,7 +71,7 @@ describe('deferBelowFirstScreen', () => {
     const picture =
       '<template data-after-paint><img src="/a.svg" alt=""></template><noscript><img src="/a.svg" alt=""></noscript>';
     const html = deferBelowFirstScreen(page('<p>Short</p>', `<footer>${picture}</footer>`));
-    expect(held(html)).toEqual(['<footer><img src="/a.svg" alt=""></footer>']);
+    expect(heldRuns(html)).toEqual(['<footer><img src="/a.svg" alt=""></footer>']);
   });
 
   test.each([
