@@ -5,8 +5,8 @@
  *
  * The floor is the fastest page possible (floor-page.ts), written into dist/ and served by the
  * same server under the same throttling: it is audited first, and again before each run of every
- * public page. Each page's LCP is budgeted as a ratio to the floor runs beside its own, which follows
- * the machine as it drifts during the audit. It does not make the machine's speed go away:
+ * public page. Each public page's LCP is budgeted as a ratio to the floor runs beside its own,
+ * which follows the machine as it drifts during the audit. It does not make the machine's speed go away:
  * Lighthouse adds the main-thread work it observed before the largest paint, slowed down, to a
  * network time that is the same on every machine, so a slower CPU widens every page's ratio (a
  * page parses, styles and lays out more than the floor's paragraphs; README, "How a page loads",
@@ -267,11 +267,11 @@ try {
 }
 
 console.log(
-  `\nLighthouse, mobile, simulated throttling, median of ${RUNS} runs (reports in reports/lighthouse/); each run of a page follows a run of the floor page, and LCP/floor is the page's median LCP over the median of those floor runs ("floor ms"). "work ms" is the main thread's work from the document's parsing to its largest paint as observed on this machine, page and floor: Lighthouse counts a task that lays out 2 times over in LCP and any other (the parse) 4 times over, so each millisecond a page does beyond the floor's adds 2 to 4 ms, 0.3% to 0.6% of the floor's LCP. "${CONTROL.name}" is the floor audited as the pages are: the same page on both sides, so its LCP/floor is what this run's noise alone makes of a ratio\n`,
+  `\nLighthouse, mobile, simulated throttling, median of ${RUNS} runs (reports in reports/lighthouse/); each run of a public page follows a run of the floor page, and LCP/floor is the page's median LCP over the median of those floor runs ("floor ms"). "work ms" is the main thread's work from the document's parsing to its largest paint as observed on this machine, page and floor: Lighthouse counts a task that lays out 2 times over in LCP and any other (the parse) 4 times over, so each millisecond a page does beyond the floor's adds 2 to 4 ms, 0.3% to 0.6% of the floor's LCP. "${CONTROL.name}" is the floor audited as the pages are: the same page on both sides, so its LCP/floor is what this run's noise alone makes of a ratio\n`,
 );
 console.table(rows);
 console.log(
-  `\nEvery run is simulated with the local server answering in ${serverMs.toFixed(1)} ms (the median of 21 requests for the floor page before the audit), the same for every request and page; the noindex pages have no floor runs beside them, as their budget is their LCP alone.`,
+  `\nEvery run is simulated with the local server answering in ${serverMs.toFixed(1)} ms (the median of 21 requests for the floor page before the audit), the same for every request and page.`,
 );
 console.log(
   `\nThis machine's CPU, as Lighthouse measures it (benchmarkIndex, median of ${benchmarkIndexes.length} runs): ${Math.round(median(benchmarkIndexes))}. Lighthouse's 4× slowdown is meant for a machine of 1,500 to 2,000, where it makes a mid-tier phone; a machine below that makes a slower phone and widens every LCP/floor, one above it a faster phone. Compare audits made on machines of about the same index.`,

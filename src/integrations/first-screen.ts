@@ -23,7 +23,10 @@ export const LATER_OPEN = '<noscript data-later>';
 const LATER_CLOSE = '</noscript>';
 /** The markup of each run a built page holds back, in document order. */
 export const heldRuns = (html: string): string[] =>
-  [...html.matchAll(/<noscript data-later>([\s\S]*?)<\/noscript>/g)].map(([, run]) => run ?? '');
+  html
+    .split(LATER_OPEN)
+    .slice(1)
+    .map((run) => run.slice(0, run.indexOf(LATER_CLOSE)));
 /**
  * A picture that waits for the paint (Illustration.astro): held back with the markup around it,
  * it is written as the image itself, which that markup brings after the paint anyway.
