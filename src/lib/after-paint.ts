@@ -1,7 +1,11 @@
 /**
  * Calls `then` once the page has shown: when the browser reports its first contentful paint, or,
  * where it reports no paints, after the next frame. A tab opened in the background paints only
- * when shown, so three seconds after load `then` runs anyway.
+ * when shown, so three seconds after the page has been read `then` runs anyway.
+ *
+ * It sets a timer rather than waiting for the load event: a page that listens for load runs that
+ * listener in the task that lays the page out for its first paint (nothing else is loading), and a
+ * first call of a function on a phone's cold page costs milliseconds.
  *
  * The first paint is awaited as reported, not a frame after the parse: a paint is reported some
  * milliseconds after its frame, and a request that ended before it would still be counted against
@@ -20,7 +24,7 @@ export function afterFirstPaint(then: () => void): void {
       observer.disconnect();
       setTimeout(once);
     }).observe({ type: 'paint', buffered: true });
-    addEventListener('load', () => setTimeout(once, 3000), { once: true });
+    setTimeout(once, 3000);
   } else {
     requestAnimationFrame(() => setTimeout(once));
   }
@@ -131,20 +135,27 @@ async function addHeldMarkup(restore: () => number | undefined): Promise<void> {
 }
 
 /**
- * Adds what waits for the page to show, once it has: the pictures not shown at load
+ * Adds what waits for the page to show, once it has, after `alsoThen` (what else the page does
+ * then): the pictures not shown at load
  * (`<template data-after-paint>`), then what waits in `<template id="after-paint">`
  * (src/integrations/first-paint.ts): the whole stylesheet where the page carries the CSS of its
  * own markup, then, once that stylesheet is in, the markup held back below the first screen,
  * whose rules it brings, and the page's scripts, so that no island draws a state of its own
  * before the rules for it have come. Once they have run, `<html>` carries `data-scripts-ran`: the
  * page then answers every key and click.
+ *
+ * Before the first paint it only starts holding early presses and waits: the page's one script
+ * runs as its parsing ends, in the task that lays it out for that paint, so all it does there
+ * delays the paint (seen: about 2 ms on this site's pages, more on a phone). The reader's place is
+ * looked for once the page has shown; it is only needed when the held markup comes, after that.
  */
-export function loadAfterFirstPaint(): void {
+export function loadAfterFirstPaint(alsoThen: () => void): void {
   const later = document.querySelector<HTMLTemplateElement>('template#after-paint');
   const release = later ? holdEarlyPresses() : undefined;
-  const restore = document.querySelector(HELD) ? placeToRestore() : () => undefined;
-  const addHeld = () => addHeldMarkup(restore);
   afterFirstPaint(() => {
+    alsoThen();
+    const restore = document.querySelector(HELD) ? placeToRestore() : () => undefined;
+    const addHeld = () => addHeldMarkup(restore);
     // Pictures not shown at load, each in the box kept for it (Illustration.astro).
     for (const picture of document.querySelectorAll<HTMLTemplateElement>('template[data-after-paint]'))
       picture.replaceWith(document.importNode(picture.content, true));

@@ -119,3 +119,32 @@ test('without JavaScript the page links its whole stylesheet', async ({ browser 
     await context.close();
   }
 });
+
+test('before its first paint a page listens only for an early press and for the reader leaving', async ({ page }) => {
+  // Each listener added on the window or the document, with the time it was added; a listener on
+  // the load event, in particular, runs in the task that lays the page out for its first paint.
+  await page.addInitScript(() => {
+    const added: { type: string; at: number }[] = [];
+    (window as unknown as { listenersAdded: typeof added }).listenersAdded = added;
+    const original = EventTarget.prototype.addEventListener;
+    EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, ...rest: unknown[]) {
+      if (this === window || this === document) added.push({ type, at: performance.now() });
+      return original.call(this, type, ...(rest as [EventListener]));
+    };
+  });
+  await page.goto('/');
+  await settled(page);
+  const { added, paint } = await page.evaluate(() => ({
+    added: (window as unknown as { listenersAdded: { type: string; at: number }[] }).listenersAdded,
+    paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0,
+  }));
+  expect(paint).toBeGreaterThan(0);
+  expect(added.filter((listener) => listener.at < paint).map((listener) => listener.type)).toEqual([
+    'pagehide',
+    'click',
+  ]);
+  // What the script does besides waits for the paint, and is then done: the reader's place is looked for.
+  expect(added.filter((listener) => listener.at >= paint).map((listener) => listener.type)).toEqual(
+    expect.arrayContaining(['pagehide', 'wheel', 'touchstart', 'keydown']),
+  );
+});
