@@ -11,7 +11,7 @@
  * milliseconds after its frame, and a request that ended before it would still be counted against
  * the page's largest paint.
  */
-export function afterFirstPaint(then: () => void): void {
+function afterFirstPaint(then: () => void): void {
   let done = false;
   const once = () => {
     if (done) return;
