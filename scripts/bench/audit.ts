@@ -105,16 +105,16 @@ async function serverResponseMs(url: string): Promise<number> {
   return median(times);
 }
 
-const chrome = await chromeLauncher.launch({
-  chromePath: CHROMIUM_PATH,
-  chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
-});
+const launchChromium = () =>
+  chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS] });
+let chrome = await launchChromium();
 const reports = path.join(PROJECT_ROOT, 'reports', 'lighthouse');
 mkdirSync(reports, { recursive: true });
 
 /**
  * One Lighthouse run. A run that Lighthouse itself reports as broken (NO_NAVSTART now and then on a
- * busy machine) is run again rather than counted as a page scoring zero.
+ * busy machine) is run again rather than counted as a page scoring zero, in a new browser: once
+ * the browser gave one NO_NAVSTART it went on giving them, and an audit 24 minutes in was lost.
  */
 async function lighthouseRun(route: string) {
   for (let attempt = 1; ; attempt += 1) {
@@ -133,6 +133,9 @@ async function lighthouseRun(route: string) {
     const error = result.lhr.runtimeError;
     if (!error) return result;
     if (attempt === 3) throw new Error(`Lighthouse failed on ${route} three times: ${error.code}`);
+    console.warn(`Lighthouse failed on ${route} (${error.code}); running it again in a new browser`);
+    chrome.kill();
+    chrome = await launchChromium();
   }
 }
 
