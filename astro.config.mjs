@@ -8,6 +8,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { loadEnv } from 'vite';
 import { cmsDevPage } from './src/integrations/cms-dev-page.ts';
 import { firstPaint } from './src/integrations/first-paint.ts';
+import { shortClasses } from './src/integrations/short-classes.ts';
 import { deployContextHeaders } from './src/integrations/deploy-context-headers.ts';
 import { svgGuard } from './src/integrations/svg-guard.ts';
 import { wideContent } from './src/integrations/wide-content.ts';
@@ -73,6 +74,8 @@ export default defineConfig({
     svgGuard(['content', 'src/assets']),
     deployContextHeaders(),
     cmsDevPage(),
+    // Before first-paint, which picks each page's CSS from the renamed markup and stylesheet.
+    shortClasses(),
     firstPaint({ skip: /^admin\// }),
   ],
   prefetch: false,

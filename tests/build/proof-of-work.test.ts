@@ -11,8 +11,8 @@ import { builtPages, CMS_PAGE, DIST, pagePolicy } from '../support/dist';
 
 const ASSETS = path.join(DIST, '_astro');
 const files = readdirSync(ASSETS);
-const solver = files.find((file) => /^altcha-solver\.[\w-]+\.js$/.test(file));
-const workers = files.filter((file) => /^pbkdf2[.-][\w-]+\.js$/.test(file));
+const solver = files.find((file) => /^altcha-solver\.[\w.-]+\.js$/.test(file));
+const workers = files.filter((file) => /^pbkdf2[.-][\w.-]+\.js$/.test(file));
 const PAGES = builtPages().filter((page) => page !== CMS_PAGE);
 
 describe('the proof of work in the build', () => {

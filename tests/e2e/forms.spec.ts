@@ -201,7 +201,8 @@ test.describe('when the server cannot store', () => {
     const toast = page.getByRole('region', { name: 'Notification' }).getByRole('listitem');
     await expect(toast).toContainText('Subscription failed');
     await expect(toast).toContainText('There was an error subscribing to the newsletter. Please try again.');
-    await expect(toast).toHaveClass(/bg-danger-700/);
+    // The error tone: the theme's danger-700, #b42318.
+    await expect(toast).toHaveCSS('background-color', 'rgb(180, 35, 24)');
     await expect(form.getByLabel('First name')).toHaveValue('Grace');
     await expect(form.getByLabel('Last name')).toHaveValue('Hopper');
     await expect(form.getByLabel('E-mail')).toHaveValue('grace@example.com');
