@@ -1,15 +1,15 @@
 import type { Config } from '@netlify/functions';
 import type { NewsletterPage, NewsletterPreview, NewsletterTestAnswer } from '../src/shared/api';
 import { NewsletterTestRequest } from '../src/shared/schemas';
-import { newsletterItems, itemOf } from './_lib/admin/newsletter';
+import { newsletterItems, itemOf } from './_lib/admin/newsletter-items';
 import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
 import {
   composeNewsletter,
   testEntry,
   unsubscribeToken,
   type NewsletterMessage,
-} from './_lib/delivery/emails/newsletter';
-import { findMailing, mailRatePerMinute, publishedMailings } from './_lib/delivery/newsletter';
+} from './_lib/delivery/emails/newsletter-email';
+import { findMailing, mailRatePerMinute, publishedMailings } from './_lib/delivery/newsletter-sending';
 import { deliverWhileWaiting } from './_lib/delivery/outbox';
 import { notifyTo, siteOrigin } from './_lib/delivery/settings';
 import { getEnv } from './_lib/platform/env';

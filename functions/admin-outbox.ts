@@ -8,9 +8,9 @@ import { deliverAfterAnswer } from './_lib/delivery/outbox';
 import { deliveryOf } from './_lib/store/outbox-state';
 import { getStore } from './_lib/store/get-store';
 import type { ListedOutboxEntry, OutboxMessage } from './_lib/store/types';
-import type { Mailing } from '../src/shared/mailings';
-import { composeNewsletter, mailingId, NEWSLETTER_ENTRY_ID } from './_lib/delivery/emails/newsletter';
-import { publishedMailings } from './_lib/delivery/newsletter';
+import type { Mailing } from '../src/shared/mailing-types';
+import { composeNewsletter, mailingId, NEWSLETTER_ENTRY_ID } from './_lib/delivery/emails/newsletter-email';
+import { publishedMailings } from './_lib/delivery/newsletter-sending';
 
 /** An outbox entry's id: a form's entries have UUIDs, a newsletter's its own (newsletterEntryId). */
 const OUTBOX_ENTRY_ID = new RegExp(`${UUID.source}|${NEWSLETTER_ENTRY_ID.source}`);

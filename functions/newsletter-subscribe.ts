@@ -1,6 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
 import { formHandler, type FormEndpoint } from './_lib/forms/form-endpoint';
-import { signUp } from './_lib/forms/newsletter';
+import { signUp } from './_lib/forms/newsletter-sign-up';
 import { errorResponse, type Handler } from './_lib/platform/http';
 import { NewsletterSubscribeRequest, SubscriberRequest } from '../src/shared/schemas';
 

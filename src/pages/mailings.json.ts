@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { buildMailings } from '../lib/mailings';
+import { buildMailings } from '../lib/mailings-build';
 
-/** Built once per deploy for the newsletter's sender (src/shared/mailings.ts); linked from no page. */
+/** Built once per deploy for the newsletter's sender (src/shared/mailing-types.ts); linked from no page. */
 export const GET: APIRoute = async () => Response.json(await buildMailings());

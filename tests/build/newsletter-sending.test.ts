@@ -15,8 +15,8 @@ import adminOutbox from '../../functions/admin-outbox';
 import adminSubscribers from '../../functions/admin-subscribers';
 import newsletterUnsubscribe from '../../functions/newsletter-unsubscribe';
 import { confirmationEntry } from '../../functions/_lib/delivery/emails/confirmation';
-import { mailingId, newsletterEntryId } from '../../functions/_lib/delivery/emails/newsletter';
-import { fanOut, publishedMailings } from '../../functions/_lib/delivery/newsletter';
+import { mailingId, newsletterEntryId } from '../../functions/_lib/delivery/emails/newsletter-email';
+import { fanOut, publishedMailings } from '../../functions/_lib/delivery/newsletter-sending';
 import { runSweep } from '../../functions/_lib/delivery/scheduled-sweep';
 import { resetEnv } from '../../functions/_lib/platform/env';
 import { createContext } from '../../scripts/harness/functions';
@@ -24,7 +24,7 @@ import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/
 import { startSmtpSink, type SmtpSink } from '../../scripts/harness/smtp-sink';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import type { NewsletterItem, NewsletterPage } from '../../src/shared/api';
-import type { Mailing } from '../../src/shared/mailings';
+import type { Mailing } from '../../src/shared/mailing-types';
 import { testBackends, type SqliteStore, type Store } from '../support/stores';
 
 const TOKEN = 'newsletter-test-token';

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { MAILINGS_FILE, type IssueMailing, type Mailings, type PostMailing } from '../../src/shared/mailings';
+import { MAILINGS_FILE, type IssueMailing, type Mailings, type PostMailing } from '../../src/shared/mailing-types';
 import { PROJECT_ROOT } from '../../scripts/harness/project';
 import { builtPages, DIST } from '../support/dist';
 import { POST_SLUGS } from '../support/routes';

@@ -33,7 +33,7 @@ import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import { leadEntries } from '../support/outbox-entries';
-import { newsletterEntryId } from '../../functions/_lib/delivery/emails/newsletter';
+import { newsletterEntryId } from '../../functions/_lib/delivery/emails/newsletter-email';
 import { CAMPAIGNS, madeUpCampaigns, seedCampaigns } from '../support/campaigns';
 
 type Handler = (req: Request, context: Context) => Promise<Response>;

@@ -14,10 +14,10 @@ import {
   newsletterEntry,
   testEntry,
   type NewsletterMessage,
-} from '../../functions/_lib/delivery/emails/newsletter';
+} from '../../functions/_lib/delivery/emails/newsletter-email';
 import { resetEnv } from '../../functions/_lib/platform/env';
 import type { NewOutboxEntry } from '../../functions/_lib/store/types';
-import type { IssueMailing, Mailing, PostMailing } from '../../src/shared/mailings';
+import type { IssueMailing, Mailing, PostMailing } from '../../src/shared/mailing-types';
 import type { Lead, Subscriber } from '../../src/shared/records';
 
 /** Where a local build puts the site when PUBLIC_SITE_URL is not set. */

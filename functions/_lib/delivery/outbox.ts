@@ -18,8 +18,8 @@ import type { StoreVerbs } from '../store/store';
 import type { ClaimedEntry, Completion, DeliveryOutcome, OutboxEntry } from '../store/types';
 import { sendWebhook } from './webhooks';
 import { describeFailure } from '../platform/env';
-import { composeNewsletter, TEST_REF } from './emails/newsletter';
-import { findMailing, mailRatePerMinute } from './newsletter';
+import { composeNewsletter, TEST_REF } from './emails/newsletter-email';
+import { findMailing, mailRatePerMinute } from './newsletter-sending';
 
 /**
  * How long one attempt may take before it counts as failed (and is retried after its backoff).

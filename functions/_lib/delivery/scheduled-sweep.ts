@@ -1,7 +1,7 @@
 // functions/_lib/delivery gets what the outbox holds to people: the e-mails, their SMTP transport or local folder, the signed webhooks and links, and the sweep.
 /** What the scheduled function (functions/outbox-sweep.ts) does each minute. */
 import type { StoreVerbs } from '../store/store';
-import { autoSend, fanOut } from './newsletter';
+import { autoSend, fanOut } from './newsletter-sending';
 import { pruneDelivered, sweep } from './outbox';
 
 /**

@@ -57,7 +57,7 @@ export type OutboxMessage =
   /**
    * A newsletter e-mail to one person: composed when it is sent, from the mailing as the site
    * publishes it (dist/mailings.json) and these fields, so the outbox keeps a few hundred bytes
-   * per recipient however long the letter is (delivery/emails/newsletter.ts).
+   * per recipient however long the letter is (delivery/emails/newsletter-email.ts).
    */
   | {
       channel: 'newsletter';

@@ -4,12 +4,12 @@
  * (dist/mailings.json, which the build writes), automatic sending after NEWSLETTER_AUTO_SEND_HOURS,
  * and the fan-out, a batch at a time within the sweep's budget, resumed by the next sweep.
  */
-import { MAILINGS_FILE, type Mailing, type Mailings } from '../../../src/shared/mailings';
+import { MAILINGS_FILE, type Mailing, type Mailings } from '../../../src/shared/mailing-types';
 import { getEnv } from '../platform/env';
 import { readBuildJson } from '../platform/build-files';
 import type { AutoSendState } from '../store/mailings';
 import type { StoreVerbs } from '../store/store';
-import { mailingId, newsletterEntry } from './emails/newsletter';
+import { mailingId, newsletterEntry } from './emails/newsletter-email';
 import { configuredOrigin } from './settings';
 
 /** Every issue and post the site publishes, as the build wrote them. */

@@ -26,7 +26,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Mailings } from '../../src/shared/mailings.ts';
+import type { Mailings } from '../../src/shared/mailing-types.ts';
 import { importBundled } from '../harness/functions.ts';
 import { PROJECT_ROOT } from '../harness/project.ts';
 import { startSiteServer, type SiteServer } from '../harness/site-server.ts';

@@ -6,7 +6,7 @@
  * people keeps a few hundred bytes per person in the store, not the letter 10,000 times.
  */
 import { createHash } from 'node:crypto';
-import type { Mailing } from '../../../../src/shared/mailings';
+import type { Mailing } from '../../../../src/shared/mailing-types';
 import type { Subscriber } from '../../../../src/shared/records';
 import { site } from '../../../../src/site.config';
 import type { NewOutboxEntry, OutboxMessage } from '../../store/types';

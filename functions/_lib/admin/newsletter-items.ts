@@ -1,9 +1,9 @@
 // functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /** The admin's Newsletter section: each published post and issue with where its sending stands. */
 import type { MailingProgress, NewsletterItem } from '../../../src/shared/api';
-import type { Mailing } from '../../../src/shared/mailings';
-import { mailingId } from '../delivery/emails/newsletter';
-import { autoSendTime } from '../delivery/newsletter';
+import type { Mailing } from '../../../src/shared/mailing-types';
+import { mailingId } from '../delivery/emails/newsletter-email';
+import { autoSendTime } from '../delivery/newsletter-sending';
 import { getEnv } from '../platform/env';
 import type { AutoSendState, MailingRecord } from '../store/mailings';
 import type { StoreVerbs } from '../store/store';

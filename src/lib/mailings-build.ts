@@ -3,7 +3,7 @@
  * from the same queries as the pages, so an e-mail never announces a page the site does not have.
  */
 import { getImage } from 'astro:assets';
-import type { IssueMailing, Mailings, PostMailing } from '../shared/mailings';
+import type { IssueMailing, Mailings, PostMailing } from '../shared/mailing-types';
 import { site } from '../site.config';
 import { getPublishedIssues, getPublishedPosts, type Issue } from './content';
 import { isoDate } from './format';
