@@ -7,8 +7,6 @@ import netlify from '@netlify/vite-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import { loadEnv } from 'vite';
 import { cmsDevPage } from './src/integrations/cms-dev-page.ts';
-import { firstPaint } from './src/integrations/first-paint.ts';
-import { shortClasses } from './src/integrations/short-classes.ts';
 import { deployContextHeaders } from './src/integrations/deploy-context-headers.ts';
 import { svgGuard } from './src/integrations/svg-guard.ts';
 import { wideContent } from './src/integrations/wide-content.ts';
@@ -51,7 +49,7 @@ export default defineConfig({
       hooks: {
         'astro:config:setup': ({ addClientDirective }) => {
           addClientDirective({ name: 'event', entrypoint: './src/lib/client-event-directive.ts' });
-          addClientDirective({ name: 'interaction', entrypoint: './src/lib/client-interaction-directive.ts' });
+          addClientDirective({ name: 'form', entrypoint: './src/lib/client-form-directive.ts' });
         },
       },
     },
@@ -74,9 +72,6 @@ export default defineConfig({
     svgGuard(['content', 'src/assets']),
     deployContextHeaders(),
     cmsDevPage(),
-    // Before first-paint, which picks each page's CSS from the renamed markup and stylesheet.
-    shortClasses(),
-    firstPaint({ skip: /^admin\// }),
   ],
   prefetch: false,
   markdown: {
@@ -113,8 +108,8 @@ export default defineConfig({
     // functions, whose runtime would be downloaded at every start (an error when offline).
     plugins: [tailwindcss(), netlify({ staticFiles: { enabled: false }, edgeFunctions: { enabled: false } })],
     // Constants are written into the code that uses them, so a module of constants shared by the
-    // page's own script and the islands (src/lib/visit-key.ts) does not become a file of its own
-    // that every page would fetch before its first paint (tests/build/first-paint.test.ts).
+    // page's own script and the islands (src/lib/visit-key.ts) does not become one more file that
+    // every page fetches.
     build: { rolldownOptions: { optimization: { inlineConst: { mode: 'all', pass: 1 } } } },
   },
 });

@@ -4,8 +4,11 @@ declare module 'astro' {
   interface AstroClientDirectives {
     /** Hydrate when this event is first dispatched on window (`name`), or its `key` is first pressed. */
     'client:event'?: string | { name: string; key?: string };
-    /** Hydrate when a person first reaches for the island: a pointer over it, a touch, a focus or typing inside it. */
-    'client:interaction'?: boolean;
+    /**
+     * A form: hydrate within 400 px of the screen or when a person reaches for it (`"reach"`: only
+     * then), holding a send asked for before then until the island has run.
+     */
+    'client:form'?: boolean | 'reach';
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Checks the programs the tests need besides Node packages, before `npm test` starts:
  *
- *   chromium      the browser of the end-to-end tests (CHROMIUM_PATH, else /usr/bin/chromium)
+ *   chromium      the browser of the end-to-end tests and of the build test of whole pages
+ *                 (CHROMIUM_PATH, else /usr/bin/chromium)
  *   redis-server  started by the integration tests and benchmarks on a free port
  *   java          runs the Nu Html Checker over the built pages
  *

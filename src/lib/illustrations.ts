@@ -19,10 +19,7 @@ export function svgDataUrlOf(text: string): string {
 
 /**
  * How many cards of a list draw their illustration with the page, written into it: the one a phone
- * shows on its first screen. The others add theirs right after the first paint (Illustration.astro):
- * written into the page, five cards' drawings took it past what arrives in the first round trip,
- * and a lazy image is still fetched before the largest paint (Chrome loads one within 1,250 to
- * 3,000 px of the screen).
+ * shows on its first screen. The others are lazy images, fetched as they near the screen.
  */
 export const CARDS_SHOWN_AT_LOAD = 1;
 

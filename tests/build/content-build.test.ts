@@ -2,7 +2,6 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { afterEach, describe, expect, test } from 'vitest';
 import { solidPng } from '../support/png';
 import { copySite, type SiteCopy } from '../../scripts/harness/site-copy';
-import { LATER_OPEN } from '../../src/integrations/first-screen';
 
 let site: SiteCopy | undefined;
 afterEach(() => site?.remove());
@@ -253,7 +252,7 @@ describe('blog publishing', () => {
 });
 
 describe('illustrations', () => {
-  test('a raster cover is resized into WebP copies; an SVG cover is drawn by its page; the first card of the list loads its cover at once, the later cards load theirs as files after the first paint', () => {
+  test('a raster cover is resized into WebP copies; an SVG cover is drawn by its page; the first card of the list loads its cover at once, the later cards are lazy images', () => {
     site = copySite();
     writeFileSync(site.file('content/images/blog/what-to-automate-first.png'), solidPng(1200, 630, [11, 26, 51]));
     edit(site, 'content/blog/what-to-automate-first.md', (text) =>
@@ -283,16 +282,8 @@ describe('illustrations', () => {
     expect(cards).toHaveLength(7);
     // The first card, the one a phone shows with the page, loads its raster cover at once.
     expect(cards[0]).toMatch(/^[^]*?<img src="\/_astro\/what-to-automate-first\.[^"]+\.webp"[^>]*loading="eager"/);
-    // The others wait for the paint: in a template on the first screen, below it with the markup held back there.
-    const heldFrom = list.indexOf(LATER_OPEN);
-    const held = (card: string) => list.indexOf(`<article${card}`) > heldFrom;
-    for (const card of cards.slice(1))
-      expect(card).toMatch(
-        held(card)
-          ? /<img src="\/_astro\/[^"]+" [^>]*loading="lazy"/
-          : /<template data-after-paint><img src="\/_astro\//,
-      );
-    expect(held(cards[6] ?? '')).toBe(true);
+    // The others are lazy images, in the HTML as served.
+    for (const card of cards.slice(1)) expect(card).toMatch(/<img src="\/_astro\/[^"]+" [^>]*loading="lazy"/);
     expect(cards[6]).toMatch(
       /<img src="\/_astro\/automated-appointment-scheduling\.[\w-]+\.svg" width="1200" height="630" alt(?:="")? loading="lazy"/,
     );

@@ -31,8 +31,7 @@ const pathsOf = (urls: string[]) => urls.map((url) => new URL(url).pathname).sor
  * Two messages of the checker's CSS validator, which predates the CSS Properties and Values API:
  * it calls `@property` (in every current browser since July 2024) an unknown at-rule, and an
  * unknown property inside an `@supports` condition an error, where CSS makes that condition false
- * (Tailwind's test for browsers without `margin-trim`). A page's own CSS carries both, as the
- * stylesheet does (src/integrations/critical-css.ts). Nothing else is filtered.
+ * (Tailwind's test for browsers without `margin-trim`). Nothing else is filtered.
  */
 const OUTDATED_CSS_MESSAGES =
   '.*(Unrecognized at-rule “@property”|“margin-trim”: Property “margin-trim” doesn.t exist).*';

@@ -4,10 +4,6 @@ import { expect, test } from '@playwright/test';
 for (const route of ['/', '/zoho', '/blog/what-to-automate-first', '/contact']) {
   test(`every control on ${route} is reachable by keyboard with visible focus`, async ({ page }) => {
     await page.goto(route);
-    // Let the forms hydrate: their submit buttons are disabled until then.
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await page.waitForLoadState('networkidle');
-    await page.evaluate(() => window.scrollTo(0, 0));
     const expected = await page.evaluate(
       () =>
         [

@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
 import { MINI_APP_SLUGS, POST_SLUGS, SECTOR_SLUGS } from '../support/routes';
-import { heldBackAdded } from '../support/held-back';
 
 function jsonLd(page: import('@playwright/test').Page) {
   return page
@@ -67,7 +66,6 @@ test.describe('sectors', () => {
           .toBe(true);
       await expect(page.locator('main .prose p').first()).not.toBeEmpty();
       await expect(page.getByRole('button', { name: 'Schedule a Consultation' }).first()).toBeVisible();
-      await heldBackAdded(page);
       expect(await page.locator('section[aria-labelledby="related-title"] article').count()).toBeGreaterThan(0);
       const types = (await jsonLd(page)).map((block) => block['@type']);
       expect(types).toContain('BreadcrumbList');
@@ -109,7 +107,6 @@ test.describe('blog', () => {
 
   test('a post renders its markdown with a date, share links, back link and structured data', async ({ page }) => {
     await page.goto(`/blog/${POST_SLUGS[0]}`);
-    await heldBackAdded(page);
     await expect(page.locator('article time').first()).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}$/);
     expect(await page.locator('.prose h2').count()).toBeGreaterThan(1);
     await expect(page.getByRole('link', { name: /Share on LinkedIn/ })).toHaveAttribute(
@@ -178,7 +175,6 @@ test.describe('contact, zoho and privacy', () => {
 
   test('the privacy policy is rendered from markdown', async ({ page }) => {
     await page.goto('/privacy-policy');
-    await heldBackAdded(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy Policy');
     expect(await page.locator('.prose h2').count()).toBeGreaterThan(3);
   });
@@ -186,7 +182,6 @@ test.describe('contact, zoho and privacy', () => {
 
 test('a printed blog post is the article: no sign-up form, share buttons or links back', async ({ page }) => {
   await page.goto('/blog/what-to-automate-first');
-  await heldBackAdded(page);
   await page.emulateMedia({ media: 'print' });
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   for (const part of [

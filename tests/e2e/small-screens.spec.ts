@@ -1,8 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { cutOff, overflow } from '../support/overflow';
 import { ALL_ROUTES, POSTS_WITH_TABLE } from '../support/routes';
-import { settled } from '../support/settled';
-import { heldBackAdded } from '../support/held-back';
 
 /** The narrowest phones still in use (320 px: iPhone SE of the first generation, small Android phones) and the most common width. */
 const WIDTHS = [320, 375];
@@ -56,7 +54,6 @@ for (const { width, scale } of [
           fontSizes: { standard: 16 * scale, fixed: Math.round(13 * scale) },
         });
         await page.goto(route);
-        await settled(page);
         const size = await page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
         expect(size, 'the larger text is in effect').toBe(`${16 * scale}px`);
         const { scrollWidth, causes } = await overflow(page, width);
@@ -81,7 +78,6 @@ test.describe('wide content in a post on a 320 px phone', () => {
   for (const slug of POSTS_WITH_TABLE) {
     test(`/blog/${slug} puts each table in a named box that takes focus`, async ({ page }) => {
       await page.goto(`/blog/${slug}`);
-      await heldBackAdded(page);
       const tables = page.locator('article table');
       expect(await tables.count()).toBeGreaterThan(0);
       for (const table of await tables.all()) {
@@ -95,9 +91,7 @@ test.describe('wide content in a post on a 320 px phone', () => {
 
   test('a table, a line of code and a link wider than the screen scroll or wrap inside the post', async ({ page }) => {
     await page.goto(`/blog/${POSTS_WITH_TABLE[0]}`);
-    // Content no post has yet, written into the real page so the site's own styles lay it out:
-    // the whole stylesheet, since the CSS written into the page covers only the page's own markup.
-    await settled(page);
+    // Content no post has yet, written into the real page so the site's own styles lay it out.
     const long = `https://example.com/${'a-very-long-path-segment-'.repeat(6)}`;
     await page
       .locator('article table')

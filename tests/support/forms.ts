@@ -93,3 +93,7 @@ export const FORMS: FormCase[] = [
     failure: formAlert,
   },
 ];
+
+/** Whether the island around `form` has run: Astro removes its `ssr` mark once it has hydrated. */
+export const islandRan = (form: Locator) =>
+  form.evaluate((element) => element.closest('astro-island')?.hasAttribute('ssr') === false);

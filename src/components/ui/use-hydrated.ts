@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 
 /**
- * False in the server-rendered HTML, true once the island runs. A submit button disabled until
- * then cannot send a form the page is not ready to handle; what was typed meanwhile is kept.
+ * False in the server-rendered HTML, true once the island runs: for what must not be in that HTML
+ * (the toaster: Radix's viewport carries an inline style the page's CSP forbids there).
  */
 export function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);

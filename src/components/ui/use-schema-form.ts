@@ -3,13 +3,13 @@ import { useEffect, useRef, type FormEvent } from 'react';
 import { useForm, type DefaultValues, type FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { prepareProofOfWork } from '../../lib/proof-of-work';
-import { useHydrated } from './use-hydrated';
 
 /**
  * A form checked by one of the shared schemas, so the browser applies the rules the server parses
  * the request with: react-hook-form with the zod resolver. `send` gets the parsed values and says
  * whether they were stored; only then is the form emptied, so what a person typed survives a failure.
- * The submit button is `disabled` until the island has hydrated and while a submission is under way;
+ * The submit button is live from the server-rendered HTML on (a send asked for before the island runs
+ * is held for it: src/lib/client-form-directive.ts) and `disabled` while a submission is under way;
  * a button disabled while it has focus drops that focus to the page, so once the submission is over
  * the focus goes back to it (unless the person has moved it meanwhile): a keyboard user goes on
  * from where they were, and a screen reader is not left at the top of the page.
@@ -21,7 +21,6 @@ export function useSchemaForm<Input extends FieldValues, Output extends FieldVal
   send: (values: Output) => Promise<boolean>,
 ) {
   const form = useForm<Input, unknown, Output>({ resolver: zodResolver(schema), defaultValues });
-  const hydrated = useHydrated();
   const { errors, isSubmitting } = form.formState;
   const submitter = useRef<HTMLElement | null>(null);
   const submit = form.handleSubmit(async (values) => {
@@ -45,6 +44,6 @@ export function useSchemaForm<Input extends FieldValues, Output extends FieldVal
     onSubmit,
     onFocus: prepareProofOfWork,
     submitting: isSubmitting,
-    disabled: !hydrated || isSubmitting,
+    disabled: isSubmitting,
   };
 }
