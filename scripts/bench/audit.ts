@@ -11,7 +11,7 @@
  * beside it, to show a drift. It does not make the machine's speed go away:
  * Lighthouse adds the main-thread work it observed before the largest paint, slowed down, to a
  * network time that is the same on every machine, so a slower CPU widens every page's ratio (a
- * page parses, styles and lays out more than the floor's paragraphs; README, "How a page loads",
+ * page parses, styles and lays out more than the floor's paragraphs; docs/benchmarks.md
  * says how that work is counted). Compare audits made on one machine. The table's "work ms"
  * columns give that work as observed, for the page and the floor runs beside it.
  *
