@@ -6,7 +6,7 @@ import { getEnv, isLocalRun } from './_lib/platform/env';
  * on its day with nobody pressing anything: the build leaves out posts dated after its day
  * (src/lib/content.ts), and this build is the first of the new day. Netlify runs it on the
  * schedule below (UTC), on published deploys only; it asks for the build through the site's build
- * hook, BUILD_HOOK_URL, set in the Netlify UI (README: "The CMS"). Without it, or in a local
+ * hook, BUILD_HOOK_URL, set in the Netlify UI (docs/editors.md: "Turning the CMS on"). Without it, or in a local
  * run (the local server runs scheduled functions too), it does nothing and says so: a copy of the
  * hook in a developer's .env must not rebuild the real site.
  */

@@ -7,7 +7,7 @@
  * same server under the same throttling: it is audited first, and again before each run of every
  * public page. Each public page's LCP is budgeted as a ratio to the median of all those floor runs
  * (over 100: the floor's noise all but drops out of the ratio, and being spread over the whole
- * audit they follow the machine as it drifts); its ratio to the nine beside its own runs is shown
+ * audit they follow the machine as it drifts); its ratio to the floor runs beside its own is shown
  * beside it, to show a drift. It does not make the machine's speed go away:
  * Lighthouse adds the main-thread work it observed before the largest paint, slowed down, to a
  * network time that is the same on every machine, so a slower CPU widens every page's ratio (a

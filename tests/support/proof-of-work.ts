@@ -1,7 +1,7 @@
 /**
  * Solved proofs of work for tests that post to the form endpoints as a script would: a challenge
  * from the real endpoint (over HTTP, or the handler called directly), solved with altcha-lib
- * exactly as the README tells API clients to.
+ * exactly as docs/api.md tells API clients to.
  */
 import type { Context } from '@netlify/functions';
 import { solveChallenge, type Challenge } from 'altcha-lib';

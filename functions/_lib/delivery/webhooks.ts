@@ -7,7 +7,7 @@
  * Delivery is at least once, not exactly once: an attempt is recorded after it ends, so a process
  * killed between a 2xx and its record, or a timeout after the receiver acted, sends the same
  * webhook again once its lease ends. That is correct for an outbox; a repeat carries the same
- * `webhook-id`, and receivers drop an id they have already processed (README, Webhooks).
+ * `webhook-id`, and receivers drop an id they have already processed (docs/email-and-outbox.md, Webhooks).
  */
 import { Webhook } from 'standardwebhooks';
 import { getEnv } from '../platform/env';

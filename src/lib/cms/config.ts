@@ -12,7 +12,7 @@ export function decapConfig(settings: CmsSettings) {
       name: 'github',
       repo: settings.repo,
       branch: settings.branch,
-      // Login goes through Netlify's OAuth provider for GitHub (README: "Turning on the CMS").
+      // Login goes through Netlify's OAuth provider for GitHub (docs/editors.md: "Turning the CMS on").
       base_url: 'https://api.netlify.com',
       auth_endpoint: 'auth',
       squash_merges: true,
