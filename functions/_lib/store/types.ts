@@ -104,6 +104,12 @@ export interface NewOutboxEntry {
    * counts in the mailing's progress.
    */
   mailing?: string;
+  /**
+   * The mailing this entry is a test of (the owner's "Send a test"): it waits in the same second
+   * line, at the same pace, as the mailing's own e-mails, but it belongs to no subscriber and
+   * counts in no mailing's progress.
+   */
+  testOf?: string;
 }
 
 /** An entry as the store keeps it. */
