@@ -209,6 +209,14 @@ export interface SubscriptionAnswer {
   status: 'confirmed' | 'unsubscribed';
 }
 
+/**
+ * 409 from POST /api/newsletter/confirm: the link was sent before the person unsubscribed or their
+ * address bounced, so it confirms nothing; `status` is theirs now, for the page to say which.
+ */
+export interface SubscriptionRefusal extends ApiErrorBody {
+  status: 'unsubscribed' | 'bounced';
+}
+
 /** GET /api/sectors and /api/sectors/{slug}. */
 export interface ApiSector {
   id: number;

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import type { ParsedMail } from 'mailparser';
 import { NEWSLETTER_CHECK_INBOX } from '../../src/lib/form-messages';
 import { NEWSLETTER_PATHS } from '../../src/shared/pages';
-import { e2eOrigin, eraseSubscriber, storedSubscriber, uniqueEmail } from '../support/e2e-env';
+import { bounceSubscriber, e2eOrigin, eraseSubscriber, storedSubscriber, uniqueEmail } from '../support/e2e-env';
 import { proofFrom } from '../support/proof-of-work';
 import { linkTo, mailsTo } from '../support/e2e-outbox';
 
@@ -120,6 +120,26 @@ test.describe('a newsletter sign-up, confirmed and left through the e-mailed lin
       status: 'unsubscribed',
       consent: { confirmedAt: expect.any(String), unsubscribedAt: expect.any(String) },
     });
+  });
+
+  test('a confirmation link opened after the address bounced confirms nothing, and says why', async ({
+    page,
+    request,
+  }) => {
+    const { email, mail } = await subscribe(request, 'bounced');
+    const confirm = linkTo(mail, NEWSLETTER_PATHS.confirm);
+    await page.goto(confirm);
+    await expect(
+      page.getByRole('status').getByRole('heading', { name: 'Your subscription is confirmed' }),
+    ).toBeFocused();
+    await bounceSubscriber(email);
+
+    await page.goto(confirm);
+    const alert = page.getByRole('alert');
+    await expect(
+      alert.getByRole('heading', { name: 'Mail to this address was refused after this link was sent' }),
+    ).toBeFocused();
+    expect((await storedSubscriber(email))?.status).toBe('bounced');
   });
 
   test('a subscription erased since the e-mail was sent is reported as gone', async ({ page, request }) => {

@@ -367,6 +367,23 @@ describe.each(backends)('delivery on %s', (_name, backend) => {
     expect(confirmations).toHaveLength(2);
   });
 
+  test('a confirmation link opened after the address bounced confirms nothing, and says why', async () => {
+    const person = { email: 'bo@example.com', firstName: 'Bo', source: 'website_footer', page: '/blog' };
+    expect((await postJson(newsletterSubscribe, '/api/newsletter/subscribe', person)).status).toBe(201);
+    const [mail] = await smtp.waitFor(1);
+    const token = linkAfter(mail!, 'Confirm my subscription').searchParams.get('token');
+    expect((await postJson(newsletterConfirm, '/api/newsletter/confirm', { token })).status).toBe(200);
+    await store.markBounced('bo@example.com', new Date(Date.now() + 1000), 'SMTP 550 5.1.1 Mailbox unavailable');
+
+    const stale = await postJson(newsletterConfirm, '/api/newsletter/confirm', { token });
+    expect(stale.status, 'an old link after a bounce').toBe(409);
+    expect(await stale.json()).toEqual({
+      error: expect.stringMatching(/^Mail to this address was refused after this link was sent/),
+      status: 'bounced',
+    });
+    expect(await store.getSubscriber('bo@example.com')).toMatchObject({ status: 'bounced' });
+  });
+
   test('the Host a request names decides where e-mail links point only when it is a loopback name', async () => {
     const confirmLinkVia = async (origin: string, email: string) => {
       const body = { email, firstName: 'Ada', source: 'website_footer', altcha: await proofFromHandler() };

@@ -221,8 +221,11 @@ export type LeadResult = Saved<Lead> & {
 export type StatusChange = Saved<Subscriber> & {
   /** False when the subscriber was already in that state (a second click on the link), or the change was refused. */
   changed: boolean;
-  /** Why nothing changed, when the link may not do it: the person unsubscribed after it was sent. */
-  refused?: 'unsubscribed-since';
+  /**
+   * Why nothing changed, when the link may not do it: the person unsubscribed, or their address
+   * bounced, after it was sent.
+   */
+  refused?: 'unsubscribed-since' | 'bounced-since';
 };
 
 /** What the Spam section shows. */
