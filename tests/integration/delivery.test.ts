@@ -263,6 +263,16 @@ describe.each(backends)('delivery on %s', (_name, backend) => {
     expect(mail!.from?.value).toEqual([{ address: 'hello@loopwork.example', name: 'Loopwork' }]);
   });
 
+  test('a name that spells an address cannot put a look-alike in Reply-To: no <, > or @ in a display name', async () => {
+    expect(
+      (await postJson(leadsCreate, '/api/leads/create', { ...CONTACT, name: 'CEO <ceo@loopwork.example>' })).status,
+    ).toBe(201);
+    const [mail] = await smtp.waitFor(1);
+    const replyTo = mail!.headerLines.find((header) => header.key === 'reply-to')?.line ?? '';
+    expect(replyTo, 'the Reply-To header as sent').toBe('Reply-To: "CEO ceo loopwork.example" <nia@example.com>');
+    expect(mail!.replyTo?.value).toEqual([{ address: 'nia@example.com', name: 'CEO ceo loopwork.example' }]);
+  });
+
   test('a name with quotes, commas and angle brackets stays one name beside the one address', async () => {
     const name = 'Zoë "Z" O\'Neil, <ceo@loopwork.test>';
     expect((await postJson(leadsCreate, '/api/leads/create', { ...CONTACT, name })).status).toBe(201);
