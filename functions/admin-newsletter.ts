@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import type { NewsletterPage, NewsletterPreview, NewsletterTestAnswer } from '../src/shared/api';
-import { NewsletterTestRequest } from '../src/shared/schemas';
+import { NewsletterActionRequest, NewsletterTestRequest } from '../src/shared/schemas';
 import { newsletterItems, itemOf } from './_lib/admin/newsletter-items';
 import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
 import {
@@ -143,6 +143,7 @@ export default endpoint({ name: 'admin-newsletter', headers: ADMIN_HEADERS }, as
     };
     return json(200, answer);
   }
+  parseWith(NewsletterActionRequest, await readJsonBody(req));
   const known = async () => (await store.mailings([ref.id])).get(ref.id);
   if (action === 'send') {
     await store.requestMailing(ref, 'owner', origin, now);

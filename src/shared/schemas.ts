@@ -290,6 +290,12 @@ export const NewsletterTestRequest = z.strictObject({
 });
 
 /**
+ * POST /api/admin/newsletter/{id}/send and …/skip ("Don't send"): the action is in the path, so the
+ * body is an empty object; it is read and checked all the same, as every body is.
+ */
+export const NewsletterActionRequest = z.strictObject({});
+
+/**
  * POST /api/newsletter/confirm and /api/newsletter/unsubscribe from the site's pages: the signed
  * token of the e-mailed link, as the link carries it (`?token=…`).
  */
