@@ -71,6 +71,7 @@ async function confirmedSubscriber(page: Page): Promise<string> {
   const [confirmation] = await mailsTo(email, folder);
   if (!confirmation) throw new Error(`no confirmation e-mail to ${email}`);
   await page.goto(linkTo(confirmation, NEWSLETTER_PATHS.confirm));
+  await page.getByRole('button', { name: 'Confirm', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Your subscription is confirmed' })).toBeFocused();
   return email;
 }
