@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import type { NewsletterPage, NewsletterPreview, NewsletterTestAnswer } from '../src/shared/api';
-import { NewsletterTestRequest } from '../src/shared/schemas';
+import { NewsletterActionRequest, NewsletterTestRequest } from '../src/shared/schemas';
 import { newsletterItems, itemOf } from './_lib/admin/newsletter-items';
 import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';
 import {
@@ -24,6 +24,7 @@ import {
   requireMethod,
 } from './_lib/platform/http';
 import { getStore } from './_lib/store/get-store';
+import type { TestRefusal } from './_lib/store/newsletter-tests';
 
 const NOT_PUBLISHED = 'The site publishes no post or issue of that id';
 /** How long "Send a test" waits for the mail server before it answers that the test is not sent yet. */
@@ -31,6 +32,31 @@ const TEST_DEADLINE_MS = 15_000;
 
 const ACTIONS = ['preview', 'test', 'send', 'skip'] as const;
 type Action = (typeof ACTIONS)[number];
+
+/** Where "Send a test" without a limit goes: said in every refusal, so the owner knows the way on. */
+const TEAM_WAY = 'Leave the address empty to send the test to LEADS_NOTIFY_TO, which has no limit.';
+
+/** Why a test was not sent, as the admin page shows it: 409 for the address, 429 past a limit. */
+function refusal(refused: TestRefusal, to: string, now: Date): Response {
+  if (refused.reason === 'unsubscribed' || refused.reason === 'bounced') {
+    const error =
+      refused.reason === 'unsubscribed'
+        ? `Not sent: ${to} unsubscribed from the newsletter, and the newsletter sends nothing to people who left, tests included.`
+        : `Not sent: ${to} bounced (its mail server refused the address for good), and the newsletter sends nothing to an address that bounced, tests included.`;
+    return errorResponse(409, error, { fields: { to: error } });
+  }
+  if (refused.reason === 'session-limit')
+    return errorResponse(
+      429,
+      `Not sent: this session has sent ${refused.limit} tests to addresses typed in, the most one login may. ${TEAM_WAY}`,
+    );
+  const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return errorResponse(
+    429,
+    `Not sent: ${refused.limit} tests to addresses typed in have gone today, the most a day allows; more may go after midnight UTC. ${TEAM_WAY}`,
+    { headers: { 'Retry-After': String(Math.ceil((tomorrow - now.getTime()) / 1000)) } },
+  );
+}
 
 /** The recipient a preview is drawn for: what a subscriber reads, with a stand-in's name, date and link. */
 function sampleMessage(mailing: { id: string; subject: string }, origin: string, now: Date): NewsletterMessage {
@@ -55,7 +81,7 @@ function sampleMessage(mailing: { id: string; subject: string }, origin: string,
  */
 export default endpoint({ name: 'admin-newsletter', headers: ADMIN_HEADERS }, async (req, context) => {
   requireMethod(req, ['GET', 'POST']);
-  await requireAdmin(req);
+  const session = await requireAdmin(req);
   const store = await getStore();
   const now = new Date();
   const action = context.params.action as Action | undefined;
@@ -92,18 +118,32 @@ export default endpoint({ name: 'admin-newsletter', headers: ADMIN_HEADERS }, as
   requireSameOrigin(req);
   if (action === 'test') {
     const { to } = parseWith(NewsletterTestRequest, await readJsonBody(req));
-    const recipients = to ? [to] : notifyTo();
-    const queued = await store.queueEntries([testEntry(ref, recipients, origin, now)], now);
-    // Sent before the answer, so that the answer can say whether it went; what fails waits in
-    // the Outbox with its error and is retried.
+    const team = notifyTo();
+    // An address typed in is checked and counted; the team's own never is.
+    const typed = to !== undefined && !team.some((address) => address.toLowerCase() === to) ? to : undefined;
+    const recipients = to ? [to] : team;
+    const outcome = await store.queueNewsletterTest(
+      testEntry(ref, recipients, origin, now),
+      { session: session.sessionId, ...(typed ? { typed } : {}) },
+      now,
+    );
+    if ('refused' in outcome) return refusal(outcome.refused, recipients.join(', '), now);
+    // Sent before the answer when its turn has come, so that the answer can say whether it went;
+    // otherwise it waits for the sweep, and what fails waits in the Outbox with its error.
     const report = await deliverWhileWaiting(
       store,
-      queued.map((entry) => entry.id),
+      outcome.queued.map((entry) => entry.id),
       TEST_DEADLINE_MS,
     );
-    const answer: NewsletterTestAnswer = { ok: true, to: recipients, sent: report.delivered === queued.length };
+    const answer: NewsletterTestAnswer = {
+      ok: true,
+      to: recipients,
+      sent: report.delivered === outcome.queued.length,
+      waiting: report.waiting > 0,
+    };
     return json(200, answer);
   }
+  parseWith(NewsletterActionRequest, await readJsonBody(req));
   const known = async () => (await store.mailings([ref.id])).get(ref.id);
   if (action === 'send') {
     await store.requestMailing(ref, 'owner', origin, now);

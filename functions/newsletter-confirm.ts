@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import type { SubscriptionAnswer } from '../src/shared/api';
+import type { SubscriptionAnswer, SubscriptionRefusal } from '../src/shared/api';
 import { SubscriptionTokenRequest } from '../src/shared/schemas';
 import { deliverySettings } from './_lib/delivery/settings';
 import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/platform/http';
@@ -13,7 +13,7 @@ import { getStore } from './_lib/store/get-store';
  * The confirmation page POSTs the e-mailed link's token here (never a GET: mail scanners open
  * links). The subscriber becomes confirmed with the names, form and sign-up the link carries, and
  * the subscriber.confirmed webhook is queued in the same step. A link sent before the person
- * unsubscribed answers 409 and confirms nothing.
+ * unsubscribed, or before their address bounced, answers 409 and confirms nothing.
  */
 export default endpoint({ name: 'newsletter-confirm', retryAfterSeconds: 30 }, async (req, context) => {
   requireMethod(req, ['POST']);
@@ -45,7 +45,14 @@ export default endpoint({ name: 'newsletter-confirm', retryAfterSeconds: 30 }, a
     { outbox: (subscriber) => confirmedEntries(subscriber, now, settings) },
   );
   if (!change) return errorResponse(404, LINK_MESSAGES.gone);
-  if (change.refused) return errorResponse(409, LINK_MESSAGES.unsubscribedSince);
+  if (change.refused) {
+    const bounced = change.refused === 'bounced-since';
+    const refusal: SubscriptionRefusal = {
+      error: bounced ? LINK_MESSAGES.bouncedSince : LINK_MESSAGES.unsubscribedSince,
+      status: bounced ? 'bounced' : 'unsubscribed',
+    };
+    return json(409, refusal);
+  }
   deliverAfterAnswer(
     context,
     store,

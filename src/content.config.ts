@@ -10,6 +10,7 @@ import { glob, type Loader } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { SCHEMA_CONTEXT } from './lib/cms/fields';
 import { checkedBefore, withKnownFields } from './lib/content-fields';
+import { withSafeMarkdown } from './lib/safe-markdown';
 
 /** Icons a mini-app can show; without one it shows `default`, and any other name fails the build. */
 export const MINI_APP_ICONS = [
@@ -123,7 +124,9 @@ export const sectorSchema = ({ image }: SchemaContext) =>
 const sectors = defineCollection({
   // The markdown body is the sector page's main text: what the firm automates for this kind of business.
   loader: withKnownFields(
-    withImageFiles(glob({ pattern: '*.md', base: './content/sectors' }), { image: 'content/images/sectors' }),
+    withImageFiles(withSafeMarkdown(glob({ pattern: '*.md', base: './content/sectors' })), {
+      image: 'content/images/sectors',
+    }),
     sectorSchema(SCHEMA_CONTEXT),
     ['image'],
   ),
@@ -177,7 +180,10 @@ export const blogSchema = ({ image }: SchemaContext) =>
 const blog = defineCollection({
   loader: withKnownFields(
     withImageFiles(
-      withCalendarDates(glob({ pattern: '**/*.md', base: './content/blog' }), ['publishedDate', 'updatedDate']),
+      withCalendarDates(withSafeMarkdown(glob({ pattern: '**/*.md', base: './content/blog' })), [
+        'publishedDate',
+        'updatedDate',
+      ]),
       { image: 'content/images/blog' },
     ),
     blogSchema(SCHEMA_CONTEXT),
@@ -209,7 +215,7 @@ export const newsletterSchema = z.object({
 const newsletter = defineCollection({
   // Published issues have a page at /newsletter/<file name>; sending one is the owner's act.
   loader: withKnownFields(
-    withCalendarDates(glob({ pattern: '*.md', base: './content/newsletter' }), ['publishedDate']),
+    withCalendarDates(withSafeMarkdown(glob({ pattern: '*.md', base: './content/newsletter' })), ['publishedDate']),
     newsletterSchema,
     ['posts'],
   ),
@@ -228,7 +234,7 @@ export const legalSchema = z.object({
 
 const legal = defineCollection({
   loader: withKnownFields(
-    withCalendarDates(glob({ pattern: '*.md', base: './content/legal' }), ['updatedDate']),
+    withCalendarDates(withSafeMarkdown(glob({ pattern: '*.md', base: './content/legal' })), ['updatedDate']),
     legalSchema,
   ),
   schema: legalSchema,
@@ -250,7 +256,7 @@ const guides = defineCollection({
   // Guides are unlisted pages at /guides/<file name>, sent by e-mail to the people who ask for
   // them (src/shared/pages.ts GUIDE_PATHS) and made to print.
   loader: withKnownFields(
-    withCalendarDates(glob({ pattern: '*.md', base: './content/guides' }), ['updatedDate']),
+    withCalendarDates(withSafeMarkdown(glob({ pattern: '*.md', base: './content/guides' })), ['updatedDate']),
     guideSchema,
   ),
   schema: guideSchema,

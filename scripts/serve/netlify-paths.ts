@@ -58,3 +58,18 @@ export function resolveStaticPath(pathname: string, isFile: IsFile): Resolution 
   if (isFile(`${relative}/index.html`)) return { kind: 'redirect', location: `${pathname}/` };
   return { kind: 'missing' };
 }
+
+/**
+ * The origin a request's Host header names, or undefined when it names no host: user info
+ * (`localhost:4321@evil.example`), a port past 65535, an unclosed `[`, a path. Such a request
+ * reaches no site on Netlify; locally it answers 400 rather than fail on the URL it cannot make.
+ */
+export function hostOrigin(host: string): string | undefined {
+  try {
+    const url = new URL(`http://${host}`);
+    const bare = !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash;
+    return bare && !/[/?#@\\]/.test(host) ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -21,7 +21,7 @@ import { NetlifyDev } from '@netlify/dev';
 import { RedirectsHandler } from '@netlify/redirects';
 import { PROJECT_ROOT } from '../harness/project.ts';
 import { loadFunctions } from './functions-runner.ts';
-import { resolveStaticPath } from './netlify-paths.ts';
+import { hostOrigin, resolveStaticPath } from './netlify-paths.ts';
 import { checkSettings, ensurePortFree, exitOnStartupError, listenFailure, loadLocalEnv } from './startup-checks.ts';
 import { BROTLI_QUALITY, encodingFor, staticCache } from './static-cache.ts';
 
@@ -191,8 +191,8 @@ export async function startServer({ projectRoot = PROJECT_ROOT, ...given }: Serv
     return result.response;
   }
 
-  function toRequest(req: IncomingMessage): Request {
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? `${host}:${port}`}`);
+  function toRequest(req: IncomingMessage, origin: string): Request {
+    const url = new URL(req.url ?? '/', origin);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (Array.isArray(value)) for (const item of value) headers.append(name, item);
@@ -245,7 +245,11 @@ export async function startServer({ projectRoot = PROJECT_ROOT, ...given }: Serv
     // kept-alive connection.
     res.once('finish', () => discardBody(req));
     try {
-      await send(res, await route(toRequest(req), req.socket.remoteAddress ?? ''), req);
+      const origin = hostOrigin(req.headers.host ?? `${host}:${port}`);
+      const response = origin
+        ? await route(toRequest(req, origin), req.socket.remoteAddress ?? '')
+        : Response.json({ error: 'The Host header names no valid host' }, { status: 400 });
+      await send(res, response, req);
     } catch (error) {
       console.error('serve: request failed', req.method, req.url, error);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });

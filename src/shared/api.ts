@@ -141,8 +141,14 @@ export interface MailingProgress {
 export interface NewsletterTestAnswer {
   ok: true;
   to: string[];
-  /** False: it waits in the Outbox (with the mail server's error) and is retried. */
+  /** True: the mail server took it. */
   sent: boolean;
+  /**
+   * True: not tried yet, it waits its turn in the newsletter's line (lead notifications go first,
+   * newsletter e-mails at MAIL_RATE_PER_MINUTE) and goes with the next sweep. Both false: the mail
+   * server did not take it; it waits in the Outbox with the server's error and is retried.
+   */
+  waiting: boolean;
 }
 
 /** A published post or issue in the admin's Newsletter section. */
@@ -201,6 +207,14 @@ export interface NewsletterPreview {
 export interface SubscriptionAnswer {
   ok: true;
   status: 'confirmed' | 'unsubscribed';
+}
+
+/**
+ * 409 from POST /api/newsletter/confirm: the link was sent before the person unsubscribed or their
+ * address bounced, so it confirms nothing; `status` is theirs now, for the page to say which.
+ */
+export interface SubscriptionRefusal extends ApiErrorBody {
+  status: 'unsubscribed' | 'bounced';
 }
 
 /** GET /api/sectors and /api/sectors/{slug}. */

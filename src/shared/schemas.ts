@@ -89,14 +89,16 @@ export const StoredEmail = z.string().min(3).max(LIMITS.email).includes('@');
 
 /**
  * Characters that have no place in a name or a message: C0 and C1 controls (NUL included; tab
- * and line breaks are allowed in multi-line text only) and the bidirectional overrides and
- * isolates, which make text display in another order than it is stored.
+ * and line breaks are allowed in multi-line text only), the bidirectional overrides and
+ * isolates, which make text display in another order than it is stored, and the invisible
+ * direction marks (left-to-right, right-to-left, Arabic letter), which reorder what stands
+ * around them in a Subject or a Reply-To name as much.
  */
 /* eslint-disable no-control-regex -- finding control characters is what these two are for */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const CONTROL_MULTILINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 /* eslint-enable no-control-regex */
-const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 /** A character someone can see: not a space, separator, format (zero-width) or control character. */
 const VISIBLE = /[^\p{Z}\p{C}\s]/u;
 const NOT_ALLOWED = 'Contains characters that are not allowed';
@@ -286,6 +288,12 @@ export const AdminLogoutRequest = z.strictObject({
 export const NewsletterTestRequest = z.strictObject({
   to: Email.optional(),
 });
+
+/**
+ * POST /api/admin/newsletter/{id}/send and …/skip ("Don't send"): the action is in the path, so the
+ * body is an empty object; it is read and checked all the same, as every body is.
+ */
+export const NewsletterActionRequest = z.strictObject({});
 
 /**
  * POST /api/newsletter/confirm and /api/newsletter/unsubscribe from the site's pages: the signed

@@ -301,6 +301,34 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
     expect((await section(cookie)).items.find((item) => item.id === mailingId(post))?.status).toBe('skipped');
   });
 
+  test.each([
+    ['a 1 MB body', 'x'.repeat(1024 * 1024), 413],
+    ['a body that is not JSON', '{not json', 400],
+    ['a field the action does not take', '{"to":"a@example.com"}', 422],
+  ])('Send and Don’t send refuse %s, and nothing is sent or declined', async (_, body, status) => {
+    const post = mailings.find((mailing) => mailing.kind === 'post');
+    if (!post) throw new Error('the build publishes no post');
+    const id = mailingId(post);
+    await subscriber('ada@example.com', 'Ada');
+    const cookie = await logIn();
+    for (const action of ['send', 'skip'] as const) {
+      const answer = await call(adminNewsletter, `/api/admin/newsletter/${id}/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie, origin: ORIGIN },
+        body,
+        params: { id, action },
+      });
+      expect(answer.status, `${action} with ${_}`).toBe(status);
+      expect(await answer.json()).toEqual({
+        error: expect.any(String),
+        ...(status === 422 ? { fields: expect.anything() } : {}),
+      });
+    }
+    await runSweep(store, clock);
+    expect(smtp.messages).toHaveLength(0);
+    expect((await section(cookie)).items.find((item) => item.id === id)?.status).toBe('unsent');
+  });
+
   test('notifications and confirmations go before the newsletter, which keeps to MAIL_RATE_PER_MINUTE', async () => {
     const post = mailings.find((mailing) => mailing.kind === 'post');
     if (!post) throw new Error('the build publishes no post');

@@ -71,6 +71,7 @@ async function confirmedSubscriber(page: Page): Promise<string> {
   const [confirmation] = await mailsTo(email, folder);
   if (!confirmation) throw new Error(`no confirmation e-mail to ${email}`);
   await page.goto(linkTo(confirmation, NEWSLETTER_PATHS.confirm));
+  await page.getByRole('button', { name: 'Confirm', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Your subscription is confirmed' })).toBeFocused();
   return email;
 }
@@ -119,6 +120,33 @@ test('"Send a test" e-mails the issue to the team address, and the Outbox lists 
   await expect(outbox.getByRole('row').filter({ hasText: 'Newsletter' }).filter({ hasText: TEAM })).toHaveCount(1);
   // A test sends nothing to subscribers: the issue is still waiting.
   await expect(issue).toContainText('Not sent yet');
+});
+
+test('"Send a test" to an address that unsubscribed is refused, and the page says why beside it', async ({ page }) => {
+  // Someone signs up, then leaves with the unsubscribe link of their confirmation e-mail.
+  const email = uniqueEmail('newsletter-left');
+  const signUp = await page.request.post(`${origin()}/api/newsletter/subscribe`, {
+    data: { email, firstName: 'Lee', source: 'website_footer', page: '/', altcha: await proofFrom(origin()) },
+  });
+  expect(signUp.ok()).toBe(true);
+  await expect.poll(async () => (await mailsTo(email, folder)).length).toBe(1);
+  const [confirmation] = await mailsTo(email, folder);
+  if (!confirmation) throw new Error(`no confirmation e-mail to ${email}`);
+  const token = new URL(linkTo(confirmation, NEWSLETTER_PATHS.unsubscribe)).searchParams.get('token');
+  expect((await page.request.post(`${origin()}/api/newsletter/unsubscribe`, { data: { token } })).ok()).toBe(true);
+
+  await logIn(page, origin());
+  const issue = issueCard(page);
+  const address = issue.getByRole('textbox', { name: /Test address/ });
+  await address.fill(email);
+  await issue.getByRole('button', { name: 'Send a test' }).click();
+  const why = `Not sent: ${email} unsubscribed from the newsletter, and the newsletter sends nothing to people who left, tests included.`;
+  await expect(address).toHaveAccessibleDescription(why);
+  await expect(page.getByRole('region', { name: 'Notification' })).toContainText(why);
+  expect(await newsletterEntries(page, email)).toEqual([]);
+  // Another address: the refusal of the last one goes.
+  await address.fill('');
+  await expect(address).not.toHaveAttribute('aria-invalid');
 });
 
 test('"Send to 1 subscriber", once confirmed, e-mails the issue to the subscriber, and the section shows it sent', async ({

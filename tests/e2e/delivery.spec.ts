@@ -66,6 +66,8 @@ test("a newsletter sign-up's confirmation link, opened in the browser, confirms 
 
   const text = await readMessage(page, email);
   await page.goto(linkIn(text, 'Confirm my subscription'));
+  expect(await storedSubscriber(email)).toMatchObject({ status: 'pending' });
+  await page.getByRole('button', { name: 'Confirm', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Your subscription is confirmed' })).toBeVisible();
   expect(await storedSubscriber(email)).toMatchObject({ status: 'confirmed', consent: { form: 'website_footer' } });
 });

@@ -167,3 +167,23 @@ test('after a 413 for a large body of unknown length, the next request on a keep
     agent.destroy();
   }
 });
+
+test.describe('a Host header that names no host', () => {
+  for (const host of [`localhost:${E2E_PORT}@evil.example`, 'localhost:99999', '[::1']) {
+    test(`Host: ${host} answers 400 with a JSON error, not a server error`, async () => {
+      const socket = net.connect(E2E_PORT, 'localhost');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      try {
+        const body = JSON.stringify({ email: 'host@example.com', firstName: 'Ho', source: 'website_footer' });
+        socket.write(
+          `POST /api/newsletter/subscribe HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+        const [answer] = await readResponses(socket, 1);
+        expect(answer?.status, `Host: ${host}`).toBe(400);
+        expect(JSON.parse(answer?.body ?? '{}')).toEqual({ error: expect.stringMatching(/Host/) });
+      } finally {
+        socket.destroy();
+      }
+    });
+  }
+});

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import type { ParsedMail } from 'mailparser';
 import { NEWSLETTER_CHECK_INBOX } from '../../src/lib/form-messages';
 import { NEWSLETTER_PATHS } from '../../src/shared/pages';
-import { e2eOrigin, eraseSubscriber, storedSubscriber, uniqueEmail } from '../support/e2e-env';
+import { bounceSubscriber, e2eOrigin, eraseSubscriber, storedSubscriber, uniqueEmail } from '../support/e2e-env';
 import { proofFrom } from '../support/proof-of-work';
 import { linkTo, mailsTo } from '../support/e2e-outbox';
 
@@ -14,6 +14,9 @@ function newsletterPosts(page: Page): string[] {
   });
   return posts;
 }
+
+/** Presses the confirmation page's button, as the person does: opening the page confirms nothing. */
+const pressConfirm = (page: Page) => page.getByRole('button', { name: 'Confirm', exact: true }).click();
 
 /** Holds the page's POSTs to a newsletter endpoint until `release` is called, then lets them through. */
 async function holdRequests(page: Page, endpoint: 'confirm' | 'unsubscribe'): Promise<{ release: () => void }> {
@@ -46,7 +49,7 @@ async function subscribe(request: APIRequestContext, label: string): Promise<{ e
 }
 
 test.describe('a newsletter sign-up, confirmed and left through the e-mailed links', () => {
-  test('the confirmation link confirms from the page, never on a GET; the unsubscribe link unsubscribes', async ({
+  test('the confirmation link confirms from the page when Confirm is pressed, never on a GET; the unsubscribe link unsubscribes', async ({
     page,
     request,
   }) => {
@@ -76,6 +79,7 @@ test.describe('a newsletter sign-up, confirmed and left through the e-mailed lin
     expect((await storedSubscriber(email))?.status).toBe('pending');
 
     await page.goto(confirm);
+    await pressConfirm(page);
     const confirmed = page.getByRole('status').getByRole('heading', { name: 'Your subscription is confirmed' });
     await expect(confirmed).toBeFocused();
     const subscriber = await storedSubscriber(email);
@@ -89,12 +93,48 @@ test.describe('a newsletter sign-up, confirmed and left through the e-mailed lin
     expect((await storedSubscriber(email))?.status).toBe('unsubscribed');
   });
 
+  test('a confirmation link confirms nothing until Confirm is pressed; a press before the scripts have come counts', async ({
+    page,
+    request,
+  }) => {
+    const { email, mail } = await subscribe(request, 'press');
+    const confirm = linkTo(mail, NEWSLETTER_PATHS.confirm);
+    const posts = newsletterPosts(page);
+
+    // A mail scanner that opens the link in a browser and runs its scripts confirms nobody.
+    await page.goto(confirm);
+    await expect(page.locator('html')).toHaveAttribute('data-scripts-ran', '');
+    expect(posts, 'requests of the page, opened and left alone').toEqual([]);
+    expect((await storedSubscriber(email))?.status, 'the subscriber, before Confirm is pressed').toBe('pending');
+    await expect(page.getByRole('main')).toContainText('Press Confirm to receive our newsletter');
+
+    // A person presses Confirm at once, before the page's scripts have come: the press is not lost.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/_astro/*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(confirm, { waitUntil: 'domcontentloaded' });
+    const button = page.getByRole('button', { name: 'Confirm', exact: true });
+    await expect(button).toBeEnabled();
+    await button.click();
+    expect((await storedSubscriber(email))?.status).toBe('pending');
+    release();
+    await expect(
+      page.getByRole('status').getByRole('heading', { name: 'Your subscription is confirmed' }),
+    ).toBeFocused();
+    expect(posts).toEqual([`POST ${e2eOrigin}/api/newsletter/confirm`]);
+    expect((await storedSubscriber(email))?.status, 'the subscriber, after Confirm is pressed').toBe('confirmed');
+  });
+
   test('a changed link is refused as not valid, and confirms nobody', async ({ page, request }) => {
     const { email, mail } = await subscribe(request, 'forged');
     const confirm = new URL(linkTo(mail, NEWSLETTER_PATHS.confirm));
     const token = confirm.searchParams.get('token') ?? '';
     confirm.searchParams.set('token', `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`);
     await page.goto(confirm.href);
+    await pressConfirm(page);
     const alert = page.getByRole('alert');
     await expect(alert.getByRole('heading', { name: 'This confirmation link is not valid' })).toBeFocused();
     expect((await storedSubscriber(email))?.status).toBe('pending');
@@ -104,6 +144,7 @@ test.describe('a newsletter sign-up, confirmed and left through the e-mailed lin
     const { email, mail } = await subscribe(request, 'left');
     const confirm = linkTo(mail, NEWSLETTER_PATHS.confirm);
     await page.goto(confirm);
+    await pressConfirm(page);
     await expect(
       page.getByRole('status').getByRole('heading', { name: 'Your subscription is confirmed' }),
     ).toBeFocused();
@@ -111,8 +152,9 @@ test.describe('a newsletter sign-up, confirmed and left through the e-mailed lin
     await page.getByRole('button', { name: 'Unsubscribe' }).click();
     await expect(page.getByRole('status').getByRole('heading', { name: 'You are unsubscribed' })).toBeFocused();
 
-    // Opened again (a scanner, or a second look at the same e-mail): the person stays unsubscribed.
+    // Opened again and pressed (a second look at the same e-mail): the person stays unsubscribed.
     await page.goto(confirm);
+    await pressConfirm(page);
     const alert = page.getByRole('alert');
     await expect(alert.getByRole('heading', { name: 'You unsubscribed after this link was sent' })).toBeFocused();
     await expect(page.getByRole('button', { name: 'Try again' })).toBeHidden();
@@ -122,10 +164,33 @@ test.describe('a newsletter sign-up, confirmed and left through the e-mailed lin
     });
   });
 
+  test('a confirmation link opened after the address bounced confirms nothing, and says why', async ({
+    page,
+    request,
+  }) => {
+    const { email, mail } = await subscribe(request, 'bounced');
+    const confirm = linkTo(mail, NEWSLETTER_PATHS.confirm);
+    await page.goto(confirm);
+    await pressConfirm(page);
+    await expect(
+      page.getByRole('status').getByRole('heading', { name: 'Your subscription is confirmed' }),
+    ).toBeFocused();
+    await bounceSubscriber(email);
+
+    await page.goto(confirm);
+    await pressConfirm(page);
+    const alert = page.getByRole('alert');
+    await expect(
+      alert.getByRole('heading', { name: 'Mail to this address was refused after this link was sent' }),
+    ).toBeFocused();
+    expect((await storedSubscriber(email))?.status).toBe('bounced');
+  });
+
   test('a subscription erased since the e-mail was sent is reported as gone', async ({ page, request }) => {
     const { email, mail } = await subscribe(request, 'erased');
     expect(await eraseSubscriber(email)).toBe(true);
     await page.goto(linkTo(mail, NEWSLETTER_PATHS.confirm));
+    await pressConfirm(page);
     const alert = page.getByRole('alert');
     await expect(alert.getByRole('heading', { name: 'We cannot find this subscription' })).toBeFocused();
     await expect(alert.getByRole('link', { name: 'the form at the bottom of this page' })).toHaveAttribute(
@@ -161,9 +226,12 @@ test.describe('a newsletter sign-up, confirmed and left through the e-mailed lin
     const { release } = await holdRequests(page, 'confirm');
     await page.setViewportSize({ width: 375, height: 740 });
     await page.goto(linkTo(mail, NEWSLETTER_PATHS.confirm));
-    await expect(page.getByRole('main').getByRole('status')).toHaveText('Confirming your subscription...');
+    await expect(page.locator('html')).toHaveAttribute('data-scripts-ran', '');
     const footer = page.getByRole('contentinfo');
     const before = await footer.boundingBox();
+    await pressConfirm(page);
+    await expect(page.getByRole('main').getByRole('status')).toHaveText('Confirming your subscription...');
+    expect(await footer.boundingBox()).toEqual(before);
     release();
     await expect(page.getByRole('heading', { name: 'Your subscription is confirmed' })).toBeFocused();
     expect(await footer.boundingBox()).toEqual(before);
@@ -179,6 +247,7 @@ test.describe('a newsletter sign-up, confirmed and left through the e-mailed lin
       return route.abort('connectionfailed');
     });
     await page.goto(linkTo(mail, NEWSLETTER_PATHS.confirm));
+    await pressConfirm(page);
     const alert = page.getByRole('alert');
     await expect(alert.getByRole('heading', { name: 'We could not confirm your subscription just now' })).toBeFocused();
     expect((await storedSubscriber(email))?.status).toBe('pending');

@@ -263,6 +263,16 @@ describe.each(backends)('delivery on %s', (_name, backend) => {
     expect(mail!.from?.value).toEqual([{ address: 'hello@loopwork.example', name: 'Loopwork' }]);
   });
 
+  test('a name that spells an address cannot put a look-alike in Reply-To: no <, > or @ in a display name', async () => {
+    expect(
+      (await postJson(leadsCreate, '/api/leads/create', { ...CONTACT, name: 'CEO <ceo@loopwork.example>' })).status,
+    ).toBe(201);
+    const [mail] = await smtp.waitFor(1);
+    const replyTo = mail!.headerLines.find((header) => header.key === 'reply-to')?.line ?? '';
+    expect(replyTo, 'the Reply-To header as sent').toBe('Reply-To: "CEO ceo loopwork.example" <nia@example.com>');
+    expect(mail!.replyTo?.value).toEqual([{ address: 'nia@example.com', name: 'CEO ceo loopwork.example' }]);
+  });
+
   test('a name with quotes, commas and angle brackets stays one name beside the one address', async () => {
     const name = 'Zoë "Z" O\'Neil, <ceo@loopwork.test>';
     expect((await postJson(leadsCreate, '/api/leads/create', { ...CONTACT, name })).status).toBe(201);
@@ -365,6 +375,23 @@ describe.each(backends)('delivery on %s', (_name, backend) => {
       (entry) => entry.kind === 'confirmation' && entry.to === 'grace@example.com',
     );
     expect(confirmations).toHaveLength(2);
+  });
+
+  test('a confirmation link opened after the address bounced confirms nothing, and says why', async () => {
+    const person = { email: 'bo@example.com', firstName: 'Bo', source: 'website_footer', page: '/blog' };
+    expect((await postJson(newsletterSubscribe, '/api/newsletter/subscribe', person)).status).toBe(201);
+    const [mail] = await smtp.waitFor(1);
+    const token = linkAfter(mail!, 'Confirm my subscription').searchParams.get('token');
+    expect((await postJson(newsletterConfirm, '/api/newsletter/confirm', { token })).status).toBe(200);
+    await store.markBounced('bo@example.com', new Date(Date.now() + 1000), 'SMTP 550 5.1.1 Mailbox unavailable');
+
+    const stale = await postJson(newsletterConfirm, '/api/newsletter/confirm', { token });
+    expect(stale.status, 'an old link after a bounce').toBe(409);
+    expect(await stale.json()).toEqual({
+      error: expect.stringMatching(/^Mail to this address was refused after this link was sent/),
+      status: 'bounced',
+    });
+    expect(await store.getSubscriber('bo@example.com')).toMatchObject({ status: 'bounced' });
   });
 
   test('the Host a request names decides where e-mail links point only when it is a loopback name', async () => {

@@ -959,6 +959,40 @@ describe.each([
     expect(await store.dailyCounts('confirmations', [dayOf(NOW)])).toEqual({ [dayOf(NOW)]: { website_footer: 2 } });
   });
 
+  test('a link sent before the address bounced is refused; a new sign-up after the bounce confirms again', async () => {
+    const store = await adapter.fresh();
+    await store.subscribe({ email: 'bounce@example.com', firstName: 'Bo', source: 'website_footer' }, NOW);
+    const link = {
+      email: 'bounce@example.com',
+      firstName: 'Bo',
+      source: 'website_footer',
+      signUp: { at: NOW.toISOString() },
+      sentAt: NOW.toISOString(),
+    };
+    expect((await store.confirmSubscriber(link, minutesAfterNow(5)))?.changed).toBe(true);
+    await store.markBounced('bounce@example.com', minutesAfterNow(10), 'SMTP 550 5.1.1 Mailbox unavailable');
+
+    // The old link, opened again (a scanner, a second look): the address stays bounced.
+    const refused = await store.confirmSubscriber(link, minutesAfterNow(20), {
+      outbox: () => [confirmationEntry('x@example.com')],
+    });
+    expect(refused, 'an old link after a bounce').toMatchObject({
+      changed: false,
+      refused: 'bounced-since',
+      record: { status: 'bounced' },
+    });
+    expect(await store.subscriberStatusCounts()).toEqual({ pending: 0, confirmed: 0, unsubscribed: 0, bounced: 1 });
+    expect(await store.listOutbox({ offset: 0, limit: 10 })).toEqual([]);
+
+    // Signing up again after the bounce sends a new link, and that one confirms.
+    const again = await store.confirmSubscriber(
+      { ...link, signUp: { at: minutesAfterNow(30).toISOString() }, sentAt: minutesAfterNow(30).toISOString() },
+      minutesAfterNow(31),
+    );
+    expect(again).toMatchObject({ changed: true, record: { status: 'confirmed' } });
+    expect(await store.subscriberStatusCounts()).toEqual({ pending: 0, confirmed: 1, unsubscribed: 0, bounced: 0 });
+  });
+
   test('an entry is claimed by one claimer at a time until its lease ends; an outcome under a lost lease is ignored', async () => {
     const store = await adapter.fresh();
     const { record: lead } = await store.createLead(

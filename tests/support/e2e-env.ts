@@ -65,6 +65,13 @@ export function eraseSubscriber(email: string): Promise<boolean> {
   return readE2EStore(async (store) => (await store.deleteSubscriber(email)) !== undefined);
 }
 
+/** Marks a subscriber bounced, as a permanent refusal of a newsletter e-mail to them does. */
+export function bounceSubscriber(email: string): Promise<void> {
+  return readE2EStore(async (store) => {
+    await store.markBounced(email, new Date(), 'SMTP 550 5.1.1 Mailbox unavailable');
+  });
+}
+
 /** An address no other test uses. */
 export function uniqueEmail(label: string): string {
   return `${label}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 8)}@example.com`;

@@ -54,6 +54,9 @@ describe('names and messages', () => {
     ['a C1 control', 'Ada\u0085'],
     ['a right-to-left override', 'Ada \u202egnp.exe'],
     ['a bidi isolate', '\u2066Ada\u2069'],
+    ['a left-to-right mark', 'Ada\u200e Lovelace'],
+    ['a right-to-left mark', '\u200fAda'],
+    ['an Arabic letter mark', 'Ada\u061c'],
   ])('a name with %s is refused', (_, name) => {
     expect(messages(LeadRequest.safeParse({ ...LEAD, name }))).toEqual({
       name: 'Contains characters that are not allowed',

@@ -39,9 +39,9 @@ describe('the confirmation e-mail', () => {
     expect(text).toMatch(new RegExp(`^Unsubscribe: ${ORIGIN}/newsletter/unsubscribe\\?token=\\S+$`, 'm'));
   });
 
-  test('its text asks for the link, which both parts have, not for a button', () => {
+  test('its text asks for the link, which both parts have, and says to press Confirm on its page', () => {
     const { html, text } = mail();
-    expect(text).toContain('Confirm with the link below');
+    expect(text).toContain('Open the link below and press Confirm on the page');
     expect(text).not.toMatch(/button/i);
     expect(html).toContain('Confirm my subscription</a>');
   });

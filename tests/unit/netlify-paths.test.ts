@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { resolveStaticPath } from '../../scripts/serve/netlify-paths';
+import { hostOrigin, resolveStaticPath } from '../../scripts/serve/netlify-paths';
 
 /** A deploy with a page as a file, a page as a folder, a page as both, and other files. */
 const FILES = new Set([
@@ -53,4 +53,22 @@ describe("resolveStaticPath follows Netlify's pretty URLs", () => {
   test.each(['/%2e%2e/etc/passwd', '/folder/%2E%2E/file', '/file%00'])('%s names no file', (pathname) => {
     expect(resolve(pathname)).toEqual({ kind: 'missing' });
   });
+});
+
+describe('hostOrigin reads the Host header', () => {
+  test.each([
+    ['localhost:4321', 'http://localhost:4321'],
+    ['127.0.0.1', 'http://127.0.0.1'],
+    ['[::1]:4321', 'http://[::1]:4321'],
+    ['Example.COM', 'http://example.com'],
+  ])('%s names %s', (host, origin) => {
+    expect(hostOrigin(host)).toBe(origin);
+  });
+
+  test.each(['localhost:4600@evil.example', 'localhost:99999', '[::1', 'localhost/path', 'localhost?', 'a b'])(
+    '%s names no host',
+    (host) => {
+      expect(hostOrigin(host)).toBeUndefined();
+    },
+  );
 });

@@ -113,8 +113,22 @@ export function mailboxThrottle(
 }
 
 /**
- * A display name for a header, quoted, without anything that could end the quote or the line: the
- * form every stored message has, which the transport reads back into a name and an address for
- * nodemailer to encode (headerAddress in mail-transport.ts).
+ * A person's name as a header shows it beside their address: nothing that could end a quote or
+ * the line, and no `<`, `>` or `@`, so that a name such as `CEO <ceo@loopwork.example>` cannot
+ * show a mail client a second, look-alike address; an RFC 2047 encoded-word (`=?utf-8?B?…?=`) is
+ * broken up (`= ?utf-8?B?…`), since mail clients decode one even inside quotes. The one rule for
+ * every name of every header: the stored messages' (displayName) and, at sending, whatever they
+ * or MAIL_FROM hold (headerAddress in mail-transport.ts).
  */
-export const displayName = (name: string) => `"${name.replaceAll(/["\\\r\n]/g, ' ').trim()}"`;
+export const headerName = (name: string) =>
+  name
+    .replaceAll(/["\\\r\n<>@]/g, ' ')
+    .replaceAll('=?', '= ?')
+    .replaceAll(/ {2,}/g, ' ')
+    .trim();
+
+/**
+ * A display name for a header, quoted (headerName): the form every stored message has, which the
+ * transport reads back into a name and an address for nodemailer to encode.
+ */
+export const displayName = (name: string) => `"${headerName(name)}"`;

@@ -135,6 +135,8 @@ export const LINK_MESSAGES = {
   gone: 'This subscription no longer exists. Subscribe again from the form at the bottom of any page.',
   unsubscribedSince:
     'You unsubscribed after this link was sent, so it no longer confirms anything. To subscribe again, use the form at the bottom of any page.',
+  bouncedSince:
+    'Mail to this address was refused after this link was sent, so it no longer confirms anything. To subscribe again, use the form at the bottom of any page.',
 } as const;
 
 /** When a confirm link was sent: its own record of it, or (older links) 7 days before it expires. */

@@ -11,6 +11,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import addressparser from 'nodemailer/lib/addressparser';
 import { site } from '../../../src/site.config';
 import { getEnv, isLocalRun, localDataDir } from '../platform/env';
+import { headerName } from './addresses';
 import type { OutboxEntry, OutboxMessage } from '../store/types';
 
 export type MailMode = 'smtp' | 'file' | 'none';
@@ -68,15 +69,15 @@ export function mailFrom(): string {
 /**
  * An address as the outbox's messages and MAIL_FROM hold it (`"Name" <address>`, `Name <address>`
  * or a bare address), read by nodemailer's own parser into a name and an address, so that
- * nodemailer quotes or encodes the name itself. An RFC 2047 encoded-word in a name
- * (`=?utf-8?B?…?=`) is broken up (`= ?utf-8?B?…`): mail clients decode one even inside quotes, so
- * a lead could otherwise name itself `CEO <ceo@…>` in the owner's Reply-To. Anything that is not
- * one mailbox is handed over as it is.
+ * nodemailer quotes or encodes the name itself; the name as headerName() allows it, so that a
+ * lead cannot name itself `CEO <ceo@…>` in the owner's Reply-To, whether the message was stored
+ * before that rule or not. Anything that is not one mailbox is handed over as it is.
  */
 export function headerAddress(value: string): { name: string; address: string } | string {
   const [mailbox, ...more] = addressparser(value, { flatten: true });
   if (!mailbox?.address || more.length > 0) return value;
-  return mailbox.name ? { name: mailbox.name.replaceAll('=?', '= ?'), address: mailbox.address } : mailbox.address;
+  const name = mailbox.name ? headerName(mailbox.name) : '';
+  return name ? { name, address: mailbox.address } : mailbox.address;
 }
 
 let smtp: { url: string; transporter: Transporter } | undefined;

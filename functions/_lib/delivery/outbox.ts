@@ -147,27 +147,32 @@ async function deliverClaimed(
  * Delivers these entries if they are still due, CLAIM_CHUNK at a time: each chunk is claimed just
  * before its attempts, so no lease runs while its entry waits behind others.
  */
-async function deliverIds(
-  store: StoreVerbs,
-  ids: string[],
-  now: () => Date,
-  deadlineMs = ATTEMPT_DEADLINE_MS,
-): Promise<DeliveryReport> {
+async function deliverIds(store: StoreVerbs, ids: string[], now: () => Date): Promise<DeliveryReport> {
   const report: DeliveryReport = { delivered: 0, failed: 0, dead: 0 };
   for (let start = 0; start < ids.length; start += CLAIM_CHUNK) {
     const chunk = ids.slice(start, start + CLAIM_CHUNK);
-    await deliverClaimed(store, await store.claimOutbox(now(), chunk.length, { ids: chunk }), now, report, deadlineMs);
+    await deliverClaimed(store, await store.claimOutbox(now(), chunk.length, { ids: chunk }), now, report);
   }
   return report;
 }
 
 /**
- * Delivers these entries now, while the request that wrote them waits, each attempt cut off after
- * `deadlineMs`: for an answer that says whether the message went (the admin's "Send a test").
- * What fails stays in the outbox, retried by the sweep like any other entry.
+ * Delivers these newsletter entries (a test) now, while the request that wrote them waits, each
+ * attempt cut off after `deadlineMs`, for an answer that says whether it went; but only as the
+ * sweep would take them: when no lead notification, guide or confirmation is due, and within what
+ * MAIL_RATE_PER_MINUTE leaves of this minute. Those not taken (`waiting`) go with the sweep, in
+ * their turn; what fails stays in the outbox, retried like any other entry.
  */
-export function deliverWhileWaiting(store: StoreVerbs, ids: string[], deadlineMs: number): Promise<DeliveryReport> {
-  return deliverIds(store, ids, () => new Date(), deadlineMs);
+export async function deliverWhileWaiting(
+  store: StoreVerbs,
+  ids: string[],
+  deadlineMs: number,
+): Promise<DeliveryReport & { waiting: number }> {
+  const now = () => new Date();
+  const report: DeliveryReport = { delivered: 0, failed: 0, dead: 0 };
+  const claimed = await store.claimBulk(now(), ids.length, mailRatePerMinute(), { ids });
+  await deliverClaimed(store, claimed, now, report, deadlineMs);
+  return { ...report, waiting: ids.length - claimed.length };
 }
 
 /**

@@ -51,6 +51,9 @@ export const KEYS = {
   mailingsFanningOut: 'mailings:fanning-out',
   /** A mailing's progress: entries queued, sent, failed, bounced, cancelled. */
   mailingCounts: (id: string) => `stats:mailing:${id}`,
+  /** Tests of the newsletter sent to addresses typed in, by one admin session and on one UTC day (YYYY-MM-DD). */
+  newsletterTestsOfSession: (session: string) => `newsletter:tests:session:${session}`,
+  newsletterTestsOfDay: (day: string) => `newsletter:tests:day:${day}`,
   /** Automatic sending (NEWSLETTER_AUTO_SEND_HOURS): when it was first on, and when each mailing was first seen published (ms). */
   newsletterAutoSend: 'newsletter:auto-send',
   /** Dead entries, by when they were created. */

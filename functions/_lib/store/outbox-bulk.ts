@@ -1,9 +1,10 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
 /**
- * The outbox's second line: newsletter entries, claimed only when the first line has nothing due
- * (the deliverer asks the first line first), at most MAIL_RATE_PER_MINUTE a minute. An entry
- * whose subscriber is no longer confirmed when it comes up is not sent: it is cancelled in the
- * same step, so someone who leaves before their e-mail goes out never gets it.
+ * The outbox's second line: newsletter entries and the owner's tests of them, claimed only when
+ * the first line has nothing due (the sweep asks the first line first), at most
+ * MAIL_RATE_PER_MINUTE a minute. An entry whose subscriber is no longer confirmed when it comes
+ * up is not sent: it is cancelled in the same step, so someone who leaves before their e-mail
+ * goes out never gets it.
  */
 import { parsed, transact, type Backend, type Write } from './backend';
 import { KEYS } from './keys';
@@ -25,12 +26,19 @@ export function bulkVerbs(backend: Backend) {
     /**
      * Reserves up to `limit` newsletter entries due at `now`, within what `perMinute` leaves of
      * this minute (null: no limit), as claimOutbox() does; cancels the due ones whose subscriber
-     * is no longer confirmed.
+     * is no longer confirmed. With `ids` (a test the owner waits for), only those, and only when
+     * nothing is due in the first line: that caller, unlike the sweep, has not served it first.
      */
-    async claimBulk(now: Date, limit: number, perMinute: number | null): Promise<ClaimedEntry[]> {
+    async claimBulk(
+      now: Date,
+      limit: number,
+      perMinute: number | null,
+      { ids }: { ids?: string[] } = {},
+    ): Promise<ClaimedEntry[]> {
       const at = now.getTime();
       const minute = KEYS.mailRate(Math.floor(at / 60_000));
-      const candidates = await backend.membersByScore(KEYS.outboxDueBulk, { min: 0, max: at, limit });
+      if (ids && (await backend.membersByScore(KEYS.outboxDue, { min: 0, max: at, limit: 1 })).length > 0) return [];
+      const candidates = ids ?? (await backend.membersByScore(KEYS.outboxDueBulk, { min: 0, max: at, limit }));
       if (candidates.length === 0) return [];
       const token = crypto.randomUUID();
       const lease: Lease = { token, until: at + OUTBOX_LEASE_MS };
@@ -44,7 +52,9 @@ export function bulkVerbs(backend: Backend) {
             const state = parsed<OutboxState>(values, KEYS.outboxState(id));
             return claimable(state, parsed<Lease>(values, KEYS.outboxLease(id)), at) ? [state] : [];
           });
-          const unread = [...new Set(states.map((state) => KEYS.subscriber(state.ref)))].filter(
+          // A test goes to whom the owner named (refused, when queued, if they left or bounced).
+          const subscribers = states.filter((state) => !state.testOf);
+          const unread = [...new Set(subscribers.map((state) => KEYS.subscriber(state.ref)))].filter(
             (key) => !values.has(key),
           );
           if (unread.length > 0) return { needs: unread };
@@ -53,8 +63,10 @@ export function bulkVerbs(backend: Backend) {
           const claimed: ClaimedEntry[] = [];
           const writes: Write[] = [];
           for (const state of states) {
-            const status = subscriberOf(values.get(KEYS.subscriber(state.ref)))?.status ?? 'gone';
-            if (status !== 'confirmed') {
+            const status = state.testOf
+              ? undefined
+              : (subscriberOf(values.get(KEYS.subscriber(state.ref)))?.status ?? 'gone');
+            if (status !== undefined && status !== 'confirmed') {
               writes.push(
                 {
                   op: 'put',

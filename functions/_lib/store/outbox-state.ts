@@ -76,9 +76,12 @@ export function revived(entry: OutboxState, now: Date): OutboxState {
   };
 }
 
-/** The line an entry waits in: newsletter entries wait behind every other. */
-export function dueIndex(entry: { mailing?: string | undefined }): string {
-  return entry.mailing ? KEYS.outboxDueBulk : KEYS.outboxDue;
+/**
+ * The line an entry waits in: newsletter entries, tests included, wait behind every other, so
+ * that no number of them holds up a lead's notification.
+ */
+export function dueIndex(entry: { mailing?: string | undefined; testOf?: string | undefined }): string {
+  return entry.mailing || entry.testOf ? KEYS.outboxDueBulk : KEYS.outboxDue;
 }
 
 /** A newsletter entry not sent because its subscriber is no longer confirmed. */

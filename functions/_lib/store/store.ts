@@ -4,6 +4,7 @@ import { adminReadVerbs } from './admin-reads';
 import type { Backend } from './backend';
 import { leadVerbs } from './leads';
 import { mailingVerbs } from './mailings';
+import { newsletterTestVerbs } from './newsletter-tests';
 import { outboxVerbs } from './outbox';
 import { bulkVerbs } from './outbox-bulk';
 import { sessionVerbs } from './sessions';
@@ -18,6 +19,7 @@ export function createStore(backend: Backend) {
     ...outboxVerbs(backend),
     ...bulkVerbs(backend),
     ...mailingVerbs(backend),
+    ...newsletterTestVerbs(backend),
     ...sessionVerbs(backend),
     ...adminReadVerbs(backend),
   };

@@ -75,14 +75,25 @@ function confirmedConsent(consent: Consent, input: ConfirmInput, at: string): Co
 }
 
 /**
+ * Whether a link sent at `sentAt` came before the subscriber stopped: they unsubscribed, or their
+ * address bounced, after it was sent. Such a link confirms nothing.
+ */
+function stoppedSince(subscriber: Subscriber, sentAt: string | undefined): SubscriberChange['refused'] {
+  const { status, consent } = subscriber;
+  const since =
+    status === 'unsubscribed' ? consent.unsubscribedAt : status === 'bounced' ? consent.bouncedAt : undefined;
+  if (!since || !sentAt || Date.parse(since) <= Date.parse(sentAt)) return undefined;
+  return status === 'bounced' ? 'bounced-since' : 'unsubscribed-since';
+}
+
+/**
  * What opening a confirmation link makes of a subscriber: confirmed, with the names, form and
- * sign-up the link carries. A link sent before the person unsubscribed confirms nothing (a mail
- * scanner opening an old e-mail must not subscribe them again).
+ * sign-up the link carries. A link sent before the person unsubscribed, or before their address
+ * bounced, confirms nothing (a mail scanner opening an old e-mail must not subscribe them again).
  */
 export function confirmed(subscriber: Subscriber, input: ConfirmInput, now: Date): SubscriberChange {
-  const left = subscriber.consent.unsubscribedAt;
-  if (subscriber.status === 'unsubscribed' && left && input.sentAt && Date.parse(left) > Date.parse(input.sentAt))
-    return unchanged(subscriber, 'unsubscribed-since');
+  const refused = stoppedSince(subscriber, input.sentAt);
+  if (refused) return unchanged(subscriber, refused);
   const at = now.toISOString();
   const confirmedNow = subscriber.status !== 'confirmed';
   const sources = subscriber.sources.includes(input.source)

@@ -104,6 +104,12 @@ export interface NewOutboxEntry {
    * counts in the mailing's progress.
    */
   mailing?: string;
+  /**
+   * The mailing this entry is a test of (the owner's "Send a test"): it waits in the same second
+   * line, at the same pace, as the mailing's own e-mails, but it belongs to no subscriber and
+   * counts in no mailing's progress.
+   */
+  testOf?: string;
 }
 
 /** An entry as the store keeps it. */
@@ -215,8 +221,11 @@ export type LeadResult = Saved<Lead> & {
 export type StatusChange = Saved<Subscriber> & {
   /** False when the subscriber was already in that state (a second click on the link), or the change was refused. */
   changed: boolean;
-  /** Why nothing changed, when the link may not do it: the person unsubscribed after it was sent. */
-  refused?: 'unsubscribed-since';
+  /**
+   * Why nothing changed, when the link may not do it: the person unsubscribed, or their address
+   * bounced, after it was sent.
+   */
+  refused?: 'unsubscribed-since' | 'bounced-since';
 };
 
 /** What the Spam section shows. */

@@ -42,7 +42,7 @@ export function confirmationEntry(
       { kind: 'paragraph', text: greeting(input.firstName) },
       {
         kind: 'paragraph',
-        text: `Someone, hopefully you, asked to receive the ${site.name} newsletter at this address. Confirm with the link below and we will add you.`,
+        text: `Someone, hopefully you, asked to receive the ${site.name} newsletter at this address. Open the link below and press Confirm on the page, and we will add you.`,
       },
       { kind: 'button', label: 'Confirm my subscription', url: linkUrl(settings.origin, LINK_PAGES.confirm, confirm) },
       {

@@ -65,13 +65,17 @@ export function newsletterEntry(
 /** What a test is filed under: it belongs to no subscriber. */
 export const TEST_REF = 'newsletter-test';
 
-/** A test of a mailing to the owner (or an address they typed): sent at once, in the first line. */
+/**
+ * A test of a mailing to the owner (or an address they typed): it waits in the newsletter's line,
+ * at its pace, as the mailing's own e-mails do.
+ */
 export function testEntry(mailing: { id: string; subject: string }, to: string[], origin: string, now: Date) {
   const entry: NewOutboxEntry = {
     id: crypto.randomUUID(),
     kind: 'newsletter',
     ref: TEST_REF,
     to: to.join(', '),
+    testOf: mailing.id,
     message: {
       channel: 'newsletter',
       mailing: mailing.id,

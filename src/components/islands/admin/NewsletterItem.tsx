@@ -6,6 +6,7 @@ import type {
   NewsletterPage,
   NewsletterTestAnswer,
 } from '../../../shared/api';
+import { ApiError, errorText } from '../../../lib/api';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { Field, Input } from '../../ui/field';
@@ -77,17 +78,31 @@ function MailingState({ item, autoSend }: { item: NewsletterItem; autoSend: bool
   );
 }
 
+/**
+ * Why the server refused a test, to show beside the address until it is changed: an address that
+ * unsubscribed or bounced (409), a limit reached (429), an address that is not one (422).
+ */
+function refusalOf(error: Error | null): string | undefined {
+  return error instanceof ApiError && [409, 422, 429].includes(error.status) ? errorText(error) : undefined;
+}
+
 /** "Send a test": to the address typed in, else to LEADS_NOTIFY_TO (`testTo`). */
 function SendTest({
   item,
   testTo,
   busy,
+  refusal,
   onSend,
+  onEdit,
 }: {
   item: NewsletterItem;
   testTo: string[];
   busy: boolean;
+  /** Why the last test was refused, if it was. */
+  refusal: string | undefined;
   onSend: (body: { to?: string }) => void;
+  /** The address changed: a refusal of the last one no longer applies. */
+  onEdit: () => void;
 }) {
   const [address, setAddress] = useDraft(`test-address ${item.id}`);
   const to = address.trim();
@@ -99,7 +114,7 @@ function SendTest({
 
   return (
     <form aria-label={`Send a test of “${item.subject}”`} onSubmit={submit} className="flex flex-wrap items-end gap-3">
-      <Field label="Test address" optional className="min-w-0 flex-1 basis-56">
+      <Field label="Test address" optional error={refusal} className="min-w-0 flex-1 basis-56">
         {(control) => (
           <Input
             {...control}
@@ -108,7 +123,10 @@ function SendTest({
             value={address}
             maxLength={254}
             placeholder={testTo.join(', ')}
-            onChange={(event) => setAddress(event.target.value)}
+            onChange={(event) => {
+              setAddress(event.target.value);
+              onEdit();
+            }}
           />
         )}
       </Field>
@@ -145,15 +163,20 @@ function UnsentActions({ item, page }: { item: NewsletterItem; page: NewsletterP
   const test = useAdminAction<NewsletterTestAnswer>({
     method: 'POST',
     path: `${path}/test`,
-    done: (answer) =>
-      answer.sent
-        ? { title: 'Test sent', description: `“${item.subject}” went to ${answer.to.join(', ')}.` }
-        : {
-            title: 'Test not sent yet',
-            description:
-              'The mail server did not take it. It waits in the Outbox, which says why, and is tried again by itself.',
-            variant: 'destructive',
-          },
+    done: (answer) => {
+      if (answer.sent) return { title: 'Test sent', description: `“${item.subject}” went to ${answer.to.join(', ')}.` };
+      if (answer.waiting)
+        return {
+          title: 'Test queued',
+          description: `It goes to ${answer.to.join(', ')} in its turn, like the newsletter’s own e-mails: after any lead notification waiting${page.ratePerMinute === null ? '' : `, at ${plural(page.ratePerMinute, 'e-mail')} a minute`}. The Outbox shows it.`,
+        };
+      return {
+        title: 'Test not sent yet',
+        description:
+          'The mail server did not take it. It waits in the Outbox, which says why, and is tried again by itself.',
+        variant: 'destructive',
+      };
+    },
     failed: 'Could not send the test',
   });
   // One action at a time on an item: its buttons wait until the last one's answer is shown.
@@ -187,7 +210,16 @@ function UnsentActions({ item, page }: { item: NewsletterItem; page: NewsletterP
         </Button>
       </div>
       {showPreview && <MailPreview id={previewId} path={`${path}/preview`} />}
-      <SendTest item={item} testTo={page.testTo} busy={busy} onSend={(body) => test.mutate(body)} />
+      <SendTest
+        item={item}
+        testTo={page.testTo}
+        busy={busy}
+        refusal={refusalOf(test.error)}
+        onSend={(body) => test.mutate(body)}
+        onEdit={() => {
+          if (test.isError) test.reset();
+        }}
+      />
     </div>
   );
 }

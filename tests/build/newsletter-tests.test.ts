@@ -1,0 +1,218 @@
+/**
+ * "Send a test" cannot become a way to mail anyone, without limit, ahead of the leads: tests to
+ * addresses typed in are counted per session and per UTC day, atomically, on both stores; they
+ * wait in the newsletter's line at MAIL_RATE_PER_MINUTE, behind every lead notification; and an
+ * address that unsubscribed or bounced is refused with a message that says so. The real admin
+ * endpoint, the real sweep and a real SMTP server; reads dist/mailings.json, which the build writes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ParsedMail } from 'mailparser';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import adminLogin from '../../functions/admin-login';
+import adminNewsletter from '../../functions/admin-newsletter';
+import { leadNotification } from '../../functions/_lib/delivery/emails/lead-notification';
+import { mailingId } from '../../functions/_lib/delivery/emails/newsletter-email';
+import { publishedMailings } from '../../functions/_lib/delivery/newsletter-sending';
+import { runSweep } from '../../functions/_lib/delivery/scheduled-sweep';
+import { resetEnv } from '../../functions/_lib/platform/env';
+import { createContext } from '../../scripts/harness/functions';
+import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
+import { startSmtpSink, type SmtpSink } from '../../scripts/harness/smtp-sink';
+import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
+import type { NewsletterTestAnswer } from '../../src/shared/api';
+import { testBackends, type SqliteStore, type Store } from '../support/stores';
+
+const TOKEN = 'newsletter-tests-token';
+const ORIGIN = 'http://localhost:4321';
+const PASSWORD = 'a password for the newsletter tests';
+const TEAM = 'owner@loopwork.example';
+const STRANGER = 'stranger@third-party.test';
+const ENV_KEYS = [
+  'SITE_LOCAL_RUN',
+  'LOCAL_STORE_DIR',
+  'UPSTASH_REDIS_REST_URL',
+  'UPSTASH_REDIS_REST_TOKEN',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'LEADS_NOTIFY_TO',
+  'LEAD_WEBHOOK_URL',
+  'ADMIN_PASSWORD',
+  'SESSION_SECRET',
+  'MAIL_RATE_PER_MINUTE',
+  'NEWSLETTER_AUTO_SEND_HOURS',
+];
+
+let smtp: SmtpSink;
+let redis: RedisServerHandle;
+let bridge: UpstashBridge;
+let folder: string;
+let issueId: string;
+const opened: SqliteStore[] = [];
+
+beforeAll(async () => {
+  [smtp, redis] = await Promise.all([startSmtpSink(), startRedisServer()]);
+  bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
+  const issue = (await publishedMailings()).find((mailing) => mailing.kind === 'issue');
+  if (!issue) throw new Error('the build publishes no issue');
+  issueId = mailingId(issue);
+});
+afterAll(async () => {
+  await Promise.all([smtp?.stop(), bridge?.stop()]);
+  await redis?.stop();
+});
+
+type Handler = typeof adminLogin;
+
+async function call(handler: Handler, pathname: string, init: RequestInit & { params?: Record<string, string> } = {}) {
+  const { params, ...rest } = init;
+  return handler(new Request(`${ORIGIN}${pathname}`, rest), createContext({ ip: '203.0.113.21', params }));
+}
+
+async function logIn(): Promise<string> {
+  const login = await call(adminLogin, '/api/admin/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ password: PASSWORD }),
+  });
+  expect(login.status).toBe(200);
+  return /^[^=;]+=[^;]*/.exec(login.headers.get('set-cookie') ?? '')?.[0] ?? '';
+}
+
+type Answer = Partial<NewsletterTestAnswer> & { error?: string; fields?: Record<string, string> };
+
+/** "Send a test", as the admin page sends it. */
+async function sendTest(cookie: string, body: { to?: string } = {}) {
+  const response = await call(adminNewsletter, `/api/admin/newsletter/${issueId}/test`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, origin: ORIGIN },
+    body: JSON.stringify(body),
+    params: { id: issueId, action: 'test' },
+  });
+  return { status: response.status, body: (await response.json()) as Answer };
+}
+
+const recipients = (mails: ParsedMail[]) =>
+  mails.map((mail) => [mail.to].flat().flatMap((group) => group?.value.map((address) => address.address) ?? [])[0]);
+
+const backends = testBackends({ folder: () => folder, opened, upstash: () => ({ url: bridge.url, token: TOKEN }) });
+
+describe.each(backends)('"Send a test" on %s', (_name, backend) => {
+  let store: Store;
+  /** The clock of the handlers (Date) and of the sweep: the test moves it, nothing waits. */
+  let at: number;
+  const clock = () => new Date(at);
+  const setClock = (ms: number) => {
+    at = ms;
+    vi.setSystemTime(ms);
+  };
+
+  beforeEach(async () => {
+    folder = mkdtempSync(path.join(tmpdir(), 'newsletter-tests-'));
+    await backend.reset();
+    for (const key of ENV_KEYS) delete process.env[key];
+    Object.assign(process.env, {
+      SITE_LOCAL_RUN: 'true',
+      LOCAL_STORE_DIR: folder,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Loopwork <hello@loopwork.example>',
+      LEADS_NOTIFY_TO: TEAM,
+      ADMIN_PASSWORD: PASSWORD,
+      SESSION_SECRET: 'a session secret of at least thirty-two characters',
+      MAIL_RATE_PER_MINUTE: '5',
+      ...backend.env(),
+    });
+    resetEnv();
+    smtp.refuse([]);
+    smtp.messages.length = 0;
+    store = backend.open();
+    // Only Date is faked: the handlers read the time the test sets; timers and I/O run as ever.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    setClock(Date.parse('2026-12-01T09:00:05Z'));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    for (const sqlite of opened.splice(0)) sqlite.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  test('sixty tests at once to a stranger: twenty go, at the newsletter pace and after a lead; forty are refused', async () => {
+    const cookie = await logIn();
+    const answers = await Promise.all(Array.from({ length: 60 }, () => sendTest(cookie, { to: STRANGER })));
+
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused, 'tests refused past the limit of 20').toHaveLength(40);
+    expect(refused[0]?.body.error).toMatch(/20 tests/);
+    const accepted = answers.filter((answer) => answer.status === 200);
+    expect(accepted).toHaveLength(20);
+    // Within MAIL_RATE_PER_MINUTE (5) they go at once; the others wait their turn in the newsletter's line.
+    expect(accepted.filter((answer) => answer.body.sent)).toHaveLength(5);
+    expect(accepted.filter((answer) => answer.body.waiting)).toHaveLength(15);
+    expect(smtp.messages).toHaveLength(5);
+
+    // A lead arrives while fifteen tests wait: its notification is sent before any of them.
+    const settings = { origin: ORIGIN, notifyTo: [TEAM], webhookHost: undefined };
+    await store.createLead({ name: 'Nia Okafor', email: 'nia@example.com', source: 'contact_form' }, clock(), {
+      outbox: (lead) => [leadNotification(lead, settings)],
+    });
+    await runSweep(store, clock);
+    expect(smtp.messages.map((mail) => mail.subject)).toEqual([
+      ...Array.from({ length: 5 }, () => expect.stringMatching(/^\[Test\] /)),
+      expect.stringMatching(/^New lead: Nia Okafor/),
+    ]);
+    // Then five a minute, and never more than the twenty accepted.
+    for (const total of [11, 16, 21, 21]) {
+      setClock(at + 60_000);
+      await runSweep(store, clock);
+      expect(smtp.messages).toHaveLength(total);
+    }
+    expect(recipients(smtp.messages).filter((to) => to === STRANGER)).toHaveLength(20);
+
+    // The team's own address is never refused.
+    expect(await sendTest(cookie)).toMatchObject({ status: 200, body: { to: [TEAM] } });
+    expect(await sendTest(cookie, { to: TEAM })).toMatchObject({ status: 200, body: { to: [TEAM] } });
+  });
+
+  test('the limit holds per session and per UTC day', async () => {
+    setClock(Date.parse('2026-12-01T23:50:00Z'));
+    const first = await logIn();
+    for (let index = 0; index < 20; index += 1)
+      expect((await sendTest(first, { to: `reader${index}@example.com` })).status).toBe(200);
+    // Another login the same day: the day's twenty are spent.
+    const second = await logIn();
+    const today = await sendTest(second, { to: STRANGER });
+    expect(today.status).toBe(429);
+    expect(today.body.error).toMatch(/today/);
+    // The next day, the first session has spent its twenty; the second has its own.
+    setClock(Date.parse('2026-12-02T00:10:00Z'));
+    const spent = await sendTest(first, { to: STRANGER });
+    expect(spent.status).toBe(429);
+    expect(spent.body.error).toMatch(/session/);
+    expect((await sendTest(second, { to: STRANGER })).status).toBe(200);
+  });
+
+  test('an address that unsubscribed or bounced gets no test, and the answer says why', async () => {
+    const subscribe = async (email: string) => {
+      const input = { email, firstName: 'Ada', source: 'newsletter_footer' };
+      await store.subscribe(input, clock());
+      await store.confirmSubscriber(input, clock());
+    };
+    await subscribe('left@example.com');
+    await store.unsubscribe('left@example.com', clock());
+    await subscribe('gone@example.com');
+    await store.markBounced('gone@example.com', clock(), 'SMTP 550 5.1.1 Mailbox unavailable');
+    await subscribe('stays@example.com');
+    const cookie = await logIn();
+
+    const left = await sendTest(cookie, { to: 'Left@Example.com' });
+    expect(left.status, 'a test to an unsubscribed address').toBe(409);
+    expect(left.body.error).toMatch(/unsubscribed/);
+    expect(left.body.fields?.to).toBe(left.body.error);
+    const gone = await sendTest(cookie, { to: 'gone@example.com' });
+    expect(gone.status, 'a test to a bounced address').toBe(409);
+    expect(gone.body.error).toMatch(/bounced/);
+    expect(await sendTest(cookie, { to: 'stays@example.com' })).toMatchObject({ status: 200, body: { sent: true } });
+    expect(recipients(smtp.messages)).toEqual(['stays@example.com']);
+  });
+});
