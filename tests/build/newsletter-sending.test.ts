@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import adminLogin from '../../functions/admin-login';
 import adminNewsletter from '../../functions/admin-newsletter';
 import adminOutbox from '../../functions/admin-outbox';
 import adminSubscribers from '../../functions/admin-subscribers';
@@ -19,16 +18,15 @@ import { mailingId, newsletterEntryId } from '../../functions/_lib/delivery/emai
 import { fanOut, publishedMailings } from '../../functions/_lib/delivery/newsletter-sending';
 import { runSweep } from '../../functions/_lib/delivery/scheduled-sweep';
 import { resetEnv } from '../../functions/_lib/platform/env';
-import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startSmtpSink, type SmtpSink } from '../../scripts/harness/smtp-sink';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import type { NewsletterItem, NewsletterPage } from '../../src/shared/api';
 import type { Mailing } from '../../src/shared/mailing-types';
+import { call, logIn, ORIGIN } from '../support/admin-calls';
 import { testBackends, type SqliteStore, type Store } from '../support/stores';
 
 const TOKEN = 'newsletter-test-token';
-const ORIGIN = 'http://localhost:4321';
 const PASSWORD = 'a password for the newsletter test';
 const ENV_KEYS = [
   'SITE_LOCAL_RUN',
@@ -61,30 +59,6 @@ afterAll(async () => {
   await Promise.all([smtp?.stop(), bridge?.stop()]);
   await redis?.stop();
 });
-
-type Handler = typeof adminLogin;
-
-/** Runs a handler as Netlify would and waits for what it handed to context.waitUntil. */
-async function call(handler: Handler, pathname: string, init: RequestInit & { params?: Record<string, string> } = {}) {
-  const pending: Promise<unknown>[] = [];
-  const { params, ...rest } = init;
-  const response = await handler(
-    new Request(`${ORIGIN}${pathname}`, rest),
-    createContext({ ip: '203.0.113.20', params, waitUntil: (promise) => pending.push(promise) }),
-  );
-  await Promise.all(pending);
-  return response;
-}
-
-/** The owner's session cookie. */
-async function logIn(): Promise<string> {
-  const login = await call(adminLogin, '/api/admin/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ password: PASSWORD }),
-  });
-  return /^[^=;]+=[^;]*/.exec(login.headers.get('set-cookie') ?? '')?.[0] ?? '';
-}
 
 /** An action of the Newsletter section, as the admin page sends it. */
 async function press(cookie: string, id: string, action: 'send' | 'test' | 'skip', body: object = {}) {
@@ -163,7 +137,7 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
     await subscriber('ada@example.com', 'Ada');
     await subscriber('ben@example.com', 'Ben', false);
     await subscriber('cleo@example.com', 'Cleo');
-    const cookie = await logIn();
+    const cookie = await logIn(PASSWORD);
     expect((await section(cookie)).items.find((item) => item.id === id)).toMatchObject({ status: 'unsent' });
     expect((await section(cookie)).confirmed).toBe(2);
 
@@ -220,7 +194,7 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
       mailings.find((mailing) => mailing.kind === 'post'),
     ];
     if (!issue || !post) throw new Error('the build publishes no post or no issue');
-    const cookie = await logIn();
+    const cookie = await logIn(PASSWORD);
     const get = (pathname: string, headers: Record<string, string> = { cookie }) =>
       call(adminNewsletter, pathname, {
         headers,
@@ -310,7 +284,7 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
     if (!post) throw new Error('the build publishes no post');
     const id = mailingId(post);
     await subscriber('ada@example.com', 'Ada');
-    const cookie = await logIn();
+    const cookie = await logIn(PASSWORD);
     for (const action of ['send', 'skip'] as const) {
       const answer = await call(adminNewsletter, `/api/admin/newsletter/${id}/${action}`, {
         method: 'POST',
@@ -335,7 +309,7 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
     process.env.MAIL_RATE_PER_MINUTE = '10';
     resetEnv();
     for (let index = 0; index < 25; index += 1) await subscriber(`reader${index}@example.com`, 'Reader');
-    const cookie = await logIn();
+    const cookie = await logIn(PASSWORD);
     await press(cookie, mailingId(post), 'send');
     expect(await fanOut(store, { now: clock })).toBe(25);
     // A sign-up arrives while the newsletter waits: its confirmation is sent first.
@@ -367,7 +341,7 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
     process.env.NEWSLETTER_AUTO_SEND_HOURS = '2';
     resetEnv();
     await subscriber('ada@example.com', 'Ada');
-    const cookie = await logIn();
+    const cookie = await logIn(PASSWORD);
     // Automatic sending was turned on the day the newest post was published: the older ones
     // (published on an earlier day) never go by themselves.
     at = Date.parse(`${post.publishedDate}T06:00:00Z`);
@@ -401,7 +375,7 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
     await subscriber('ada@example.com', 'Ada');
     await subscriber('gone@example.com', 'Gil');
     smtp.refuse(['gone@example.com']);
-    const cookie = await logIn();
+    const cookie = await logIn(PASSWORD);
 
     await press(cookie, mailingId(first), 'send');
     await runSweep(store, clock);

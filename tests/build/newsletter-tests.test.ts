@@ -10,22 +10,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import adminLogin from '../../functions/admin-login';
 import adminNewsletter from '../../functions/admin-newsletter';
 import { leadNotification } from '../../functions/_lib/delivery/emails/lead-notification';
 import { mailingId } from '../../functions/_lib/delivery/emails/newsletter-email';
 import { publishedMailings } from '../../functions/_lib/delivery/newsletter-sending';
 import { runSweep } from '../../functions/_lib/delivery/scheduled-sweep';
 import { resetEnv } from '../../functions/_lib/platform/env';
-import { createContext } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startSmtpSink, type SmtpSink } from '../../scripts/harness/smtp-sink';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import type { NewsletterTestAnswer } from '../../src/shared/api';
+import { call, logIn, ORIGIN } from '../support/admin-calls';
 import { testBackends, type SqliteStore, type Store } from '../support/stores';
 
 const TOKEN = 'newsletter-tests-token';
-const ORIGIN = 'http://localhost:4321';
 const PASSWORD = 'a password for the newsletter tests';
 const TEAM = 'owner@loopwork.example';
 const STRANGER = 'stranger@third-party.test';
@@ -62,23 +60,6 @@ afterAll(async () => {
   await Promise.all([smtp?.stop(), bridge?.stop()]);
   await redis?.stop();
 });
-
-type Handler = typeof adminLogin;
-
-async function call(handler: Handler, pathname: string, init: RequestInit & { params?: Record<string, string> } = {}) {
-  const { params, ...rest } = init;
-  return handler(new Request(`${ORIGIN}${pathname}`, rest), createContext({ ip: '203.0.113.21', params }));
-}
-
-async function logIn(): Promise<string> {
-  const login = await call(adminLogin, '/api/admin/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ password: PASSWORD }),
-  });
-  expect(login.status).toBe(200);
-  return /^[^=;]+=[^;]*/.exec(login.headers.get('set-cookie') ?? '')?.[0] ?? '';
-}
 
 type Answer = Partial<NewsletterTestAnswer> & { error?: string; fields?: Record<string, string> };
 
@@ -138,7 +119,7 @@ describe.each(backends)('"Send a test" on %s', (_name, backend) => {
   });
 
   test('sixty tests at once to a stranger: twenty go, at the newsletter pace and after a lead; forty are refused', async () => {
-    const cookie = await logIn();
+    const cookie = await logIn(PASSWORD);
     const answers = await Promise.all(Array.from({ length: 60 }, () => sendTest(cookie, { to: STRANGER })));
 
     const refused = answers.filter((answer) => answer.status === 429);
@@ -176,11 +157,11 @@ describe.each(backends)('"Send a test" on %s', (_name, backend) => {
 
   test('the limit holds per session and per UTC day', async () => {
     setClock(Date.parse('2026-12-01T23:50:00Z'));
-    const first = await logIn();
+    const first = await logIn(PASSWORD);
     for (let index = 0; index < 20; index += 1)
       expect((await sendTest(first, { to: `reader${index}@example.com` })).status).toBe(200);
     // Another login the same day: the day's twenty are spent.
-    const second = await logIn();
+    const second = await logIn(PASSWORD);
     const today = await sendTest(second, { to: STRANGER });
     expect(today.status).toBe(429);
     expect(today.body.error).toMatch(/today/);
@@ -203,7 +184,7 @@ describe.each(backends)('"Send a test" on %s', (_name, backend) => {
     await subscribe('gone@example.com');
     await store.markBounced('gone@example.com', clock(), 'SMTP 550 5.1.1 Mailbox unavailable');
     await subscribe('stays@example.com');
-    const cookie = await logIn();
+    const cookie = await logIn(PASSWORD);
 
     const left = await sendTest(cookie, { to: 'Left@Example.com' });
     expect(left.status, 'a test to an unsubscribed address').toBe(409);
