@@ -20,27 +20,13 @@ import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/
 import { startSmtpSink, type SmtpSink } from '../../scripts/harness/smtp-sink';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import type { NewsletterTestAnswer } from '../../src/shared/api';
-import { call, logIn, ORIGIN } from '../support/admin-calls';
+import { call, ENV_KEYS, logIn, ORIGIN } from '../support/admin-calls';
 import { testBackends, type SqliteStore, type Store } from '../support/stores';
 
 const TOKEN = 'newsletter-tests-token';
 const PASSWORD = 'a password for the newsletter tests';
 const TEAM = 'owner@loopwork.example';
 const STRANGER = 'stranger@third-party.test';
-const ENV_KEYS = [
-  'SITE_LOCAL_RUN',
-  'LOCAL_STORE_DIR',
-  'UPSTASH_REDIS_REST_URL',
-  'UPSTASH_REDIS_REST_TOKEN',
-  'SMTP_URL',
-  'MAIL_FROM',
-  'LEADS_NOTIFY_TO',
-  'LEAD_WEBHOOK_URL',
-  'ADMIN_PASSWORD',
-  'SESSION_SECRET',
-  'MAIL_RATE_PER_MINUTE',
-  'NEWSLETTER_AUTO_SEND_HOURS',
-];
 
 let smtp: SmtpSink;
 let redis: RedisServerHandle;

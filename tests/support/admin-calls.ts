@@ -4,6 +4,22 @@ import { createContext } from '../../scripts/harness/functions';
 
 export const ORIGIN = 'http://localhost:4321';
 
+/** The variables these tests set for the functions, cleared before each test. */
+export const ENV_KEYS = [
+  'SITE_LOCAL_RUN',
+  'LOCAL_STORE_DIR',
+  'UPSTASH_REDIS_REST_URL',
+  'UPSTASH_REDIS_REST_TOKEN',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'LEADS_NOTIFY_TO',
+  'LEAD_WEBHOOK_URL',
+  'ADMIN_PASSWORD',
+  'SESSION_SECRET',
+  'MAIL_RATE_PER_MINUTE',
+  'NEWSLETTER_AUTO_SEND_HOURS',
+];
+
 type Handler = typeof adminLogin;
 
 /** Runs a handler with a real Request and waits for what it handed to context.waitUntil. */
