@@ -34,25 +34,28 @@ test.describe('newsletter form on a blog post', () => {
   });
 
   /**
-   * The blog post with its newsletter form's script held back a moment once asked for (it comes
-   * only when someone reaches for the form), so that a press lands before the island has run, as a
-   * first tap does on a slow phone.
+   * The blog post with its newsletter form's script held back until the test lets it go, so that a
+   * press or a keystroke lands before the island has run, as a first tap does on a slow phone. The
+   * hold is a gate, not a delay: a slow machine cannot let the script in early.
    */
-  async function postWithSlowForm(page: Page) {
+  async function postWithHeldForm(page: Page) {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/_astro/NewsletterSignup.*.js', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await gate;
       await route.continue();
     });
     await page.goto(POST);
-    return blogForm(page);
+    return { form: blogForm(page), release };
   }
 
   test('a first press of Subscribe made while the form is still loading is not lost', async ({ page }) => {
-    const form = await postWithSlowForm(page);
+    const { form, release } = await postWithHeldForm(page);
     const subscribe = form.getByRole('button', { name: 'Subscribe' });
     await expect(subscribe).toBeEnabled();
     await subscribe.click();
     expect(await islandRan(form), 'pressed before the island ran').toBe(false);
+    release();
     await expect(form.getByText('First name is required')).toBeVisible();
     await expect(form.getByText('Last name is required')).toBeVisible();
     await expect(form.getByText('Please enter a valid email address')).toBeVisible();
@@ -61,19 +64,21 @@ test.describe('newsletter form on a blog post', () => {
   });
 
   test('Enter in a field while the form is still loading sends it once it has come', async ({ page }) => {
-    const form = await postWithSlowForm(page);
+    const { form, release } = await postWithHeldForm(page);
     await form.getByLabel('First name').focus();
     await page.keyboard.press('Enter');
     expect(await islandRan(form), 'pressed before the island ran').toBe(false);
+    release();
     await expect(form.getByText('First name is required')).toBeVisible();
     await expect(form.getByText('Please enter a valid email address')).toBeVisible();
   });
 
   test('what is typed while the form is still loading is kept once it has come', async ({ page }) => {
-    const form = await postWithSlowForm(page);
+    const { form, release } = await postWithHeldForm(page);
     await form.getByLabel('First name').fill('Grace');
     await form.getByLabel('E-mail').fill('not-an-address');
     expect(await islandRan(form), 'typed before the island ran').toBe(false);
+    release();
     await expect.poll(() => islandRan(form)).toBe(true);
     await expect(form.getByLabel('First name')).toHaveValue('Grace');
     await form.getByRole('button', { name: 'Subscribe' }).click();
