@@ -274,3 +274,39 @@ export interface ApiData {
   posts: ApiPost[];
   privacyPolicy: ApiPrivacyPolicy;
 }
+
+/** A page's own figures over a range; `leads` and `subscribers` counted by the landing page of their first touch. */
+export interface VisitPageRow {
+  /** A page of the build (`/sectors/restaurant`), or `other` for every path that is not one. */
+  path: string;
+  visitors: number;
+  pageviews: number;
+  /** Visits that began on this page. */
+  entries: number;
+  leads: number;
+  subscribers: number;
+}
+
+/**
+ * GET /api/admin/visits?from=YYYY-MM-DD&to=YYYY-MM-DD: the site's cookieless audience figures
+ * over a range of days in the site's time zone, both ends included. A visitor is counted once a
+ * day (the day's salt makes a new hash each day), so `visitors` over several days is the sum of
+ * the daily counts, not the number of distinct people. Leads and subscribers are counted from
+ * their own records, by first touch, and never joined to a visit.
+ */
+export interface VisitsReport {
+  from: string;
+  to: string;
+  /** `subscribers`: confirmed in the range. */
+  totals: { visitors: number; pageviews: number; leads: number; subscribers: number };
+  /** Every day of the range, oldest first, zeros included. */
+  days: { date: string; visitors: number; pageviews: number }[];
+  /** Most visitors first. */
+  pages: VisitPageRow[];
+  /** `utm_source`, else the referring host without `www.`, else `Direct`; most visitors first. */
+  sources: { source: string; visitors: number; leads: number; subscribers: number }[];
+  /** `utm_campaign`; visits without one are left out. Most visitors first. */
+  campaigns: { campaign: string; visitors: number; leads: number; subscribers: number }[];
+  /** `phone`, `tablet` or `desktop`; most visitors first. */
+  devices: { device: string; visitors: number }[];
+}
