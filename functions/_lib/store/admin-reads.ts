@@ -42,6 +42,8 @@ export const SLOW_VERBS = [
   'listLeads',
   'dashboard',
   'campaignCounts',
+  'createdBetween',
+  'visitDays',
   'deleteSubscriber',
   'deleteLead',
 ] as const;
@@ -92,6 +94,29 @@ export function adminReadVerbs(backend: Backend) {
     listLeads,
     /** Leads and sign-ups (confirmed or not) per campaign, for the dashboard's campaigns and GET /api/admin/campaigns. */
     campaignCounts,
+
+    /**
+     * Leads (not held) and subscribers created from `from` to `to` (ms, both included), at most
+     * `limit` of each, oldest first: the audience figures count them by their first touch.
+     */
+    async createdBetween(
+      from: number,
+      to: number,
+      limit: number,
+    ): Promise<{ leads: Lead[]; subscribers: Subscriber[] }> {
+      const [leadIds, emails] = await Promise.all([
+        backend.membersByScore(KEYS.leadsByCreated, { min: from, max: to, limit }),
+        backend.membersByScore(KEYS.subscribersByCreated, { min: from, max: to, limit }),
+      ]);
+      const [leads, subscribers] = await Promise.all([
+        backend.get(leadIds.map(KEYS.lead)),
+        backend.get(emails.map(KEYS.subscriber)),
+      ]);
+      return {
+        leads: leads.flatMap((value) => parse<Lead>(value) ?? []),
+        subscribers: subscribers.flatMap((value) => subscriberOf(value) ?? []),
+      };
+    },
 
     /** What the admin dashboard's first view needs: its reads go out together. */
     async dashboard(days: string[], page: Page): Promise<DashboardData> {

@@ -11,6 +11,8 @@
  * - A list: members in the order they were appended (the outbox entries of a record).
  * - Counters: named tables of whole numbers (per day and source, per campaign, per endpoint).
  * - A tally: a counter in a window that starts at its first count (login attempts).
+ * - A distinct set: members counted, never listed (the visitors of a day). On Upstash a
+ *   HyperLogLog, within 0.81 % and at most 12 KB whatever it holds; in the embedded store exact.
  */
 
 /** One change a commit applies. Numbers are whole (milliseconds, counts). */
@@ -22,7 +24,33 @@ export type Write =
   | { op: 'unindex'; key: string; member: string }
   | { op: 'append'; key: string; member: string }
   /** Adds `by` (which may be negative) to a counter; one that reaches 0 or less is removed. */
-  | { op: 'count'; key: string; field: string; by: number; ttlSeconds?: number };
+  | { op: 'count'; key: string; field: string; by: number; ttlSeconds?: number }
+  /** Adds a member to a distinct set. */
+  | { op: 'distinct'; key: string; member: string; ttlSeconds: number }
+  /**
+   * One more under `field` of a table of counters fed by what people send, or under `other` once
+   * the table holds `cap` fields besides it, so that it stays bounded whatever arrives. With
+   * `member`, that member also joins the distinct set of the field counted (distinctKey()).
+   */
+  | {
+      op: 'bounded';
+      key: string;
+      field: string;
+      cap: number;
+      other: string;
+      ttlSeconds: number;
+      member?: string;
+    }
+  /** Sets an expiring mark and, when the key held no live value, also applies `then`. */
+  | { op: 'mark'; key: string; ttlMs: number; then: Write[] }
+  /**
+   * Counts one more in a window of `windowMs` that starts at its first count, as tally() does, and
+   * applies `then` only while the count is at most `max`: a rate limit in the same atomic step.
+   */
+  | { op: 'limited'; key: string; max: number; windowMs: number; then: Write[] };
+
+/** The distinct set of one field of a bounded table. */
+export const distinctKey = (table: string, field: string) => `${table}|${field}`;
 
 /**
  * What a rule read: the commit applies only if the key still holds that value (null: still
@@ -58,6 +86,8 @@ export interface Backend {
   tally(key: string, windowMs: number, now: Date): Promise<{ count: number; resetAt: number }>;
   /** Clears a tally. */
   clearTally(key: string): Promise<void>;
+  /** How many members each distinct set holds (0 where absent), in the order of the keys. */
+  distinctCounts(keys: readonly string[]): Promise<number[]>;
 }
 
 /** What a rule makes of the values it read: the writes to commit (none: nothing to change) and its answer. */

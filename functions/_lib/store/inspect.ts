@@ -6,7 +6,7 @@
  */
 import type { Backend } from './backend';
 import { dailyCounts } from './admin-reads';
-import { KEYS, type CountKind } from './keys';
+import { KEYS, type CountKind, type VisitTable } from './keys';
 import { createStore } from './store';
 import { subscriberOf } from './subscribers';
 
@@ -20,6 +20,13 @@ export function inspectionVerbs(backend: Backend) {
     dailyCounts: (kind: CountKind, days: string[]) => dailyCounts(backend, kind, days),
     /** Submissions caught by the honeypot, per endpoint. */
     honeypotCounts: () => backend.counters(KEYS.honeypot),
+    /** What a day's live audience tables and visitor set hold (empty once its figures are stored whole). */
+    async liveVisitTables(day: string) {
+      const tables: VisitTable[] = ['pages', 'entries', 'sources', 'campaigns', 'devices'];
+      const counts = await Promise.all(tables.map((table) => backend.counters(KEYS.visitTable(day, table))));
+      const [visitors] = await backend.distinctCounts([KEYS.visitors(day)]);
+      return { visitors, tables: Object.fromEntries(tables.map((table, index) => [table, { ...counts[index] }])) };
+    },
   };
 }
 

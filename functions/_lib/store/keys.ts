@@ -66,7 +66,25 @@ export const KEYS = {
   outboxDelivered: 'outbox:delivered',
   /** When the last entry of a throttle key was queued (ms). */
   outboxThrottle: (key: string) => `outbox:throttle:${key}`,
+  /** The salt of a day's visitor hashes (YYYY-MM-DD in the site's time zone): 32 random bytes, kept 48 hours. */
+  visitSalt: (day: string) => `visits:salt:${day}`,
+  /** A visit in progress: its visitor hash, for 30 minutes after their last page view. */
+  visitOpen: (visitor: string) => `visits:open:${visitor}`,
+  /** Page views of one client (a keyed hash of its address) in the current minute. */
+  visitRate: (client: string) => `visits:rate:${client}`,
+  /** One day's visitors (a distinct set). */
+  visitors: (day: string) => `visits:${day}:visitors`,
+  /** One day's page views, entries, sources, campaigns or devices: a bounded table, with a distinct set per field. */
+  visitTable: (day: string, table: VisitTable) => `visits:${day}:${table}`,
+  /** A day's figures once it is over, as one JSON value: its live tables and sets are deleted then. */
+  visitDay: (day: string) => `visits:${day}:figures`,
+  /** Leads and confirmed subscribers of a day by the landing page, source or campaign of their first touch. */
+  conversions: (kind: 'leads' | 'subscribers', day: string, by: 'pages' | 'sources' | 'campaigns') =>
+    `conversions:${kind}:${day}:${by}`,
 } as const;
+
+/** The tables of a day's visits: page views by page, entries by page, and visits by source, campaign and device. */
+export type VisitTable = 'pages' | 'entries' | 'sources' | 'campaigns' | 'devices';
 
 /** What the per-day counts count: sign-ups (any status), confirmations, or leads. */
 export type CountKind = 'subscribers' | 'confirmations' | 'leads';

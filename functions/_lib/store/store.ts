@@ -10,6 +10,7 @@ import { bulkVerbs } from './outbox-bulk';
 import { sessionVerbs } from './sessions';
 import { spamVerbs } from './spam';
 import { subscriberVerbs } from './subscribers';
+import { visitVerbs } from './visits';
 
 export function createStore(backend: Backend) {
   return {
@@ -22,6 +23,7 @@ export function createStore(backend: Backend) {
     ...newsletterTestVerbs(backend),
     ...sessionVerbs(backend),
     ...adminReadVerbs(backend),
+    ...visitVerbs(backend),
   };
 }
 

@@ -27,7 +27,8 @@ for _, check in ipairs(input[1]) do
   end
 end
 if not holds then return { 0, current } end
-for _, w in ipairs(input[2]) do
+local apply
+apply = function(w)
   local op, key = w[1], w[2]
   if op == 'put' then
     if w[4] then redis.call('SET', key, w[3], 'PX', w[4]) else redis.call('SET', key, w[3]) end
@@ -38,8 +39,35 @@ for _, w in ipairs(input[2]) do
   elseif op == 'count' then
     if redis.call('HINCRBY', key, w[3], w[4]) <= 0 then redis.call('HDEL', key, w[3]) end
     if w[5] then redis.call('EXPIRE', key, w[5]) end
+  elseif op == 'distinct' then
+    redis.call('PFADD', key, w[3])
+    redis.call('EXPIRE', key, w[4])
+  elseif op == 'bounded' then
+    local field, other = w[3], w[5]
+    if field ~= other and redis.call('HEXISTS', key, field) == 0
+      and redis.call('HLEN', key) - redis.call('HEXISTS', key, other) >= tonumber(w[4]) then
+      field = other
+    end
+    redis.call('HINCRBY', key, field, 1)
+    redis.call('EXPIRE', key, w[6])
+    if w[7] then
+      local set = key .. '|' .. field
+      redis.call('PFADD', set, w[7])
+      redis.call('EXPIRE', set, w[6])
+    end
+  elseif op == 'limited' then
+    local count = redis.call('INCR', key)
+    if count == 1 then redis.call('PEXPIRE', key, w[4]) end
+    if count <= tonumber(w[3]) then
+      for _, inner in ipairs(w[5]) do apply(inner) end
+    end
+  elseif op == 'mark' then
+    if not redis.call('SET', key, '1', 'PX', w[3], 'GET') then
+      for _, inner in ipairs(w[4]) do apply(inner) end
+    end
   end
 end
+for _, w in ipairs(input[2]) do apply(w) end
 return { 1 }
 `;
 
@@ -52,7 +80,8 @@ return { count, redis.call('PTTL', input[1]) }
 `;
 
 /** A write as the commit script reads it; numbers go as strings, which Redis parses exactly. */
-function encoded(write: Write): string[] {
+type Encoded = (string | Encoded[])[];
+function encoded(write: Write): Encoded {
   switch (write.op) {
     case 'put':
       return ['put', write.key, write.value, ...(write.ttlMs ? [String(Math.max(1, Math.ceil(write.ttlMs)))] : [])];
@@ -72,6 +101,22 @@ function encoded(write: Write): string[] {
         String(write.by),
         ...(write.ttlSeconds ? [String(write.ttlSeconds)] : []),
       ];
+    case 'distinct':
+      return ['distinct', write.key, write.member, String(write.ttlSeconds)];
+    case 'bounded':
+      return [
+        'bounded',
+        write.key,
+        write.field,
+        String(write.cap),
+        write.other,
+        String(write.ttlSeconds),
+        ...(write.member === undefined ? [] : [write.member]),
+      ];
+    case 'mark':
+      return ['mark', write.key, String(Math.max(1, Math.ceil(write.ttlMs))), write.then.map(encoded)];
+    case 'limited':
+      return ['limited', write.key, String(write.max), String(write.windowMs), write.then.map(encoded)];
   }
 }
 
@@ -137,6 +182,9 @@ export function redisBackend(redis: Redis): Backend {
     async clearTally(key) {
       await redis.del(key);
     },
+
+    // One PFCOUNT a key: given several keys, PFCOUNT would count their union.
+    distinctCounts: (keys) => Promise.all(keys.map((key) => redis.pfcount(key))),
   };
 }
 

@@ -4,7 +4,7 @@
  * commit one IMMEDIATE transaction that checks, then writes. It knows no rule of the site.
  */
 import type { SQLInputValue } from 'node:sqlite';
-import type { Backend, Check, CommitOutcome, Write } from '../backend';
+import { distinctKey, type Backend, type Check, type CommitOutcome, type Write } from '../backend';
 import { countTable } from '../counting';
 import { openDatabase, type Database, type Row } from './database';
 
@@ -47,6 +47,7 @@ function apply(database: Database, write: Write, now: number): void {
       run('DELETE FROM idx WHERE name = ?', write.key);
       run('DELETE FROM lists WHERE name = ?', write.key);
       run('DELETE FROM counters WHERE name = ?', write.key);
+      run('DELETE FROM distinct_members WHERE name = ?', write.key);
       return;
     case 'index':
       run('INSERT OR REPLACE INTO idx (name, member, score) VALUES (?, ?, ?)', write.key, write.member, write.score);
@@ -73,6 +74,54 @@ function apply(database: Database, write: Write, now: number): void {
         expiresAt,
       );
       run('DELETE FROM counters WHERE name = ? AND field = ? AND value <= 0', write.key, write.field);
+      return;
+    }
+    case 'distinct':
+      run(
+        `INSERT INTO distinct_members (name, member, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT (name, member) DO UPDATE SET expires_at = excluded.expires_at`,
+        write.key,
+        write.member,
+        now + write.ttlSeconds * 1000,
+      );
+      return;
+    case 'bounded': {
+      const { key, other } = write;
+      const known = (field: string) =>
+        database.get(`SELECT 1 AS known FROM counters WHERE name = ? AND field = ? AND ${LIVE}`, key, field, now) !==
+        undefined;
+      const others = integer(
+        database.get(
+          `SELECT count(*) AS size FROM counters WHERE name = ? AND field <> ? AND ${LIVE}`,
+          key,
+          other,
+          now,
+        ),
+        'size',
+      );
+      const field = write.field === other || known(write.field) || others < write.cap ? write.field : other;
+      apply(database, { op: 'count', key, field, by: 1, ttlSeconds: write.ttlSeconds }, now);
+      if (write.member !== undefined)
+        apply(
+          database,
+          { op: 'distinct', key: distinctKey(key, field), member: write.member, ttlSeconds: write.ttlSeconds },
+          now,
+        );
+      return;
+    }
+    case 'limited': {
+      const current = database.get('SELECT count, reset_at FROM tallies WHERE key = ?', write.key);
+      const live = current !== undefined && integer(current, 'reset_at') > now;
+      const count = live ? integer(current, 'count') + 1 : 1;
+      const resetAt = live ? integer(current, 'reset_at') : now + write.windowMs;
+      run('INSERT OR REPLACE INTO tallies (key, count, reset_at) VALUES (?, ?, ?)', write.key, count, resetAt);
+      if (count <= write.max) for (const inner of write.then) apply(database, inner, now);
+      return;
+    }
+    case 'mark': {
+      const fresh = valueOf(database, write.key, now) === null;
+      apply(database, { op: 'put', key: write.key, value: '1', ttlMs: write.ttlMs }, now);
+      if (fresh) for (const inner of write.then) apply(database, inner, now);
       return;
     }
   }
@@ -113,6 +162,7 @@ function commitAll(database: Database, commits: readonly Waiting[]): (() => void
   });
   // Expired marks go as later writes pass by: the store does not grow with every one ever made.
   database.run('DELETE FROM kv WHERE expires_at <= ?', now);
+  database.run('DELETE FROM distinct_members WHERE expires_at <= ?', now);
   database.wrote(commits.reduce((count, commit) => count + commit.writes.length, 0));
   return answers;
 }
@@ -243,6 +293,16 @@ export function sqliteBackend(directory: string): SqliteBackend {
       write((database) => {
         database.run('DELETE FROM tallies WHERE key = ?', key);
       }),
+
+    distinctCounts: (keys) =>
+      read((database) =>
+        keys.map((key) =>
+          integer(
+            database.get(`SELECT count(*) AS size FROM distinct_members WHERE name = ? AND ${LIVE}`, key, Date.now()),
+            'size',
+          ),
+        ),
+      ),
 
     close() {
       const current = opening;

@@ -57,13 +57,18 @@ CREATE TABLE IF NOT EXISTS lists (name TEXT NOT NULL, seq INTEGER NOT NULL, memb
 CREATE TABLE IF NOT EXISTS counters (name TEXT NOT NULL, field TEXT NOT NULL, value INTEGER NOT NULL,
   expires_at INTEGER, PRIMARY KEY (name, field)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tallies (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS distinct_members (name TEXT NOT NULL, member TEXT NOT NULL, expires_at INTEGER NOT NULL,
+  PRIMARY KEY (name, member)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS distinct_members_expiry ON distinct_members (expires_at);
 `;
 
 /**
  * The layout's version in PRAGMA user_version. The tables of one store per concern (versions 0
  * to 3) came before; 100 had these tables, with kv, idx and lists laid out as one b-tree by key.
  */
-export const LAYOUT_VERSION = 101;
+export const LAYOUT_VERSION = 102;
+/** 101 had every table but distinct_members, which SCHEMA adds. */
+const BEFORE_DISTINCT_SETS = 101;
 const FIRST_GENERIC_LAYOUT = 100;
 
 /** Version 100's kv, idx and lists, set aside before SCHEMA makes them again, then moved over as they are. */
@@ -224,7 +229,7 @@ export async function openDatabase(directory: string): Promise<Database> {
       if (version === FIRST_GENERIC_LAYOUT) db.exec(FROM_FIRST_GENERIC_LAYOUT.aside);
       db.exec(SCHEMA);
       if (version === FIRST_GENERIC_LAYOUT) db.exec(FROM_FIRST_GENERIC_LAYOUT.back);
-      else migrateLegacyTables(database, version);
+      else if (version !== BEFORE_DISTINCT_SETS) migrateLegacyTables(database, version);
       db.exec(`PRAGMA user_version = ${LAYOUT_VERSION}`);
     });
     return database;

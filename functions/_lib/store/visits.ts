@@ -1,0 +1,222 @@
+// functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
+/**
+ * Cookieless audience figures: a page view counted in one commit (one round trip on Upstash),
+ * the day's salt for the visitor hashes, and a day's figures read back. Nothing here knows a
+ * person: a visitor is a hash that changes with the day's salt, and the figures are counts.
+ */
+import { randomBytes } from 'node:crypto';
+import { distinctKey, parse, transact, type Backend, type Write } from './backend';
+import { countTable } from './counting';
+import { KEYS, type VisitTable } from './keys';
+
+/** A visit ends after 30 minutes without a page view. */
+export const VISIT_MS = 30 * 60_000;
+/** Daily figures are kept 25 months, the most the CNIL's exemption allows. */
+export const VISITS_TTL_SECONDS = 25 * 31 * 24 * 3600;
+/** A day's salt is deleted 48 hours after it was made. */
+export const SALT_TTL_MS = 48 * 3600_000;
+/** The row of every path that is not a page of the build. */
+export const OTHER_PAGE = 'other';
+/** The row of the sources and campaigns past a day's first ones. */
+export const OTHER_VALUE = '(other)';
+
+/**
+ * How many rows a day's table keeps besides its "other" row. Pages are already only the build's;
+ * sources and campaigns come from what people send, so a flood of made-up values lands in one row.
+ */
+export const VISIT_CAPS: Record<VisitTable, number> = {
+  pages: 1000,
+  entries: 1000,
+  sources: 100,
+  campaigns: 100,
+  devices: 3,
+};
+
+export type Device = 'phone' | 'tablet' | 'desktop';
+
+/** One page view, as the endpoint has made it anonymous and bounded. */
+export interface PageView {
+  /** YYYY-MM-DD in the site's time zone. */
+  day: string;
+  /** The keyed hash of the visitor under the day's salt. */
+  visitor: string;
+  /** A page of the build, or OTHER_PAGE. */
+  path: string;
+  /** `utm_source`, else the referring host, else `Direct`: counted when the page view opens a visit. */
+  source: string;
+  campaign?: string | undefined;
+  device: Device;
+}
+
+/** A field's page views (or visits) and visitors. */
+export interface Tallied {
+  views: number;
+  visitors: number;
+}
+
+/** What one day counted. */
+export interface DayFigures {
+  visitors: number;
+  /** Page views and visitors by page. */
+  pages: Record<string, Tallied>;
+  /** Visits that began on each page. */
+  entries: Record<string, number>;
+  /** Visits and visitors by source, campaign and device. */
+  sources: Record<string, Tallied>;
+  campaigns: Record<string, Tallied>;
+  devices: Record<string, Tallied>;
+}
+
+const OTHER_OF: Record<VisitTable, string> = {
+  pages: OTHER_PAGE,
+  entries: OTHER_PAGE,
+  sources: OTHER_VALUE,
+  campaigns: OTHER_VALUE,
+  devices: OTHER_VALUE,
+};
+
+/**
+ * The writes of a page view. The page and the day's visitors count every view; the entry, source,
+ * campaign and device count only the view that opens a visit (no view of that visitor in the
+ * last 30 minutes), decided inside the commit, so that concurrent views cannot both open one.
+ */
+export function pageViewWrites(view: PageView): Write[] {
+  const bounded = (table: VisitTable, field: string, member?: string): Write => ({
+    op: 'bounded',
+    key: KEYS.visitTable(view.day, table),
+    field,
+    cap: VISIT_CAPS[table],
+    other: OTHER_OF[table],
+    ttlSeconds: VISITS_TTL_SECONDS,
+    ...(member === undefined ? {} : { member }),
+  });
+  return [
+    { op: 'distinct', key: KEYS.visitors(view.day), member: view.visitor, ttlSeconds: VISITS_TTL_SECONDS },
+    bounded('pages', view.path, view.visitor),
+    {
+      op: 'mark',
+      key: KEYS.visitOpen(view.visitor),
+      ttlMs: VISIT_MS,
+      then: [
+        bounded('entries', view.path),
+        bounded('sources', view.source, view.visitor),
+        ...(view.campaign ? [bounded('campaigns', view.campaign, view.visitor)] : []),
+        bounded('devices', view.device, view.visitor),
+      ],
+    },
+  ];
+}
+
+const TABLES: VisitTable[] = ['pages', 'entries', 'sources', 'campaigns', 'devices'];
+const emptyDay = (): DayFigures => ({
+  visitors: 0,
+  pages: countTable(),
+  entries: countTable(),
+  sources: countTable(),
+  campaigns: countTable(),
+  devices: countTable(),
+});
+
+/** A stored day's figures, with null-prototype tables again (their fields came from people). */
+function revived(stored: DayFigures): DayFigures {
+  const day = emptyDay();
+  day.visitors = stored.visitors;
+  for (const table of ['pages', 'sources', 'campaigns', 'devices'] as const) Object.assign(day[table], stored[table]);
+  Object.assign(day.entries, stored.entries);
+  return day;
+}
+
+export function visitVerbs(backend: Backend) {
+  /** A day's figures from its live tables and sets, and the keys that hold them. */
+  async function liveDay(date: string): Promise<{ figures: DayFigures; keys: string[] }> {
+    const tables = await Promise.all(TABLES.map((table) => backend.counters(KEYS.visitTable(date, table))));
+    const withSets = (['pages', 'sources', 'campaigns', 'devices'] as const).flatMap((table) => {
+      const key = KEYS.visitTable(date, table);
+      const counts = tables[TABLES.indexOf(table)] ?? countTable();
+      return Object.keys(counts).map((field) => ({
+        table,
+        field,
+        views: counts[field] ?? 0,
+        set: distinctKey(key, field),
+      }));
+    });
+    const [visitors = 0, ...counts] = await backend.distinctCounts([
+      KEYS.visitors(date),
+      ...withSets.map((row) => row.set),
+    ]);
+    const figures = emptyDay();
+    figures.visitors = visitors;
+    withSets.forEach((row, index) => {
+      figures[row.table][row.field] = { views: row.views, visitors: counts[index] ?? 0 };
+    });
+    Object.assign(figures.entries, tables[TABLES.indexOf('entries')]);
+    const keys = [
+      KEYS.visitors(date),
+      ...TABLES.map((table) => KEYS.visitTable(date, table)),
+      ...withSets.map((row) => row.set),
+    ];
+    return { figures, keys };
+  }
+
+  return {
+    /**
+     * Counts a page view: one commit without checks (counters and sets never conflict), one round
+     * trip on Upstash. With `limit`, only the first `perMinute` views of that client (a hash, never
+     * an address) in a minute count, decided in the same step.
+     */
+    async recordPageView(view: PageView, limit?: { client: string; perMinute: number }): Promise<void> {
+      const writes = pageViewWrites(view);
+      await backend.commit(
+        [],
+        limit
+          ? [{ op: 'limited', key: KEYS.visitRate(limit.client), max: limit.perMinute, windowMs: 60_000, then: writes }]
+          : writes,
+      );
+    },
+
+    /** The salt of a day's visitor hashes: made at the day's first page view, deleted 48 hours later. */
+    visitSalt(day: string): Promise<string> {
+      const key = KEYS.visitSalt(day);
+      return transact(backend, {
+        keys: [key],
+        plan(values) {
+          const salt = values.get(key);
+          if (salt) return { result: salt };
+          const made = randomBytes(32).toString('hex');
+          return { writes: [{ op: 'put', key, value: made, ttlMs: SALT_TTL_MS }], result: made };
+        },
+      });
+    },
+
+    /**
+     * The figures of each day, in the order given. A day before `finalBefore` can count nothing
+     * more (page views count on the server's today, and its salt is gone): its figures are stored
+     * as one value the first time they are read, and its live tables and sets deleted, so a year
+     * of days is one read and the store keeps a few hundred bytes a day.
+     */
+    async visitDays(dates: readonly string[], finalBefore: string): Promise<DayFigures[]> {
+      const stored = await backend.get(dates.map((date) => KEYS.visitDay(date)));
+      return Promise.all(
+        dates.map(async (date, index) => {
+          const kept = parse<DayFigures>(stored[index]);
+          if (kept) return revived(kept);
+          const { figures, keys } = await liveDay(date);
+          if (date < finalBefore)
+            await backend.commit(
+              [],
+              [
+                {
+                  op: 'put',
+                  key: KEYS.visitDay(date),
+                  value: JSON.stringify(figures),
+                  ttlMs: VISITS_TTL_SECONDS * 1000,
+                },
+                ...keys.map((key): Write => ({ op: 'del', key })),
+              ],
+            );
+          return figures;
+        }),
+      );
+    },
+  };
+}
