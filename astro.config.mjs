@@ -7,6 +7,7 @@ import netlify from '@netlify/vite-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import { loadEnv } from 'vite';
 import { cmsDevPage } from './src/integrations/cms-dev-page.ts';
+import { countedPages } from './src/integrations/counted-pages.ts';
 import { deployContextHeaders } from './src/integrations/deploy-context-headers.ts';
 import { svgGuard } from './src/integrations/svg-guard.ts';
 import { wideContent } from './src/integrations/wide-content.ts';
@@ -72,6 +73,7 @@ export default defineConfig({
     svgGuard(['content', 'src/assets']),
     deployContextHeaders(),
     cmsDevPage(),
+    countedPages(),
   ],
   prefetch: false,
   markdown: {

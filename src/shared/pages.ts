@@ -25,3 +25,12 @@ export const NEWSLETTER_PATHS = {
   confirm: '/newsletter/confirm',
   unsubscribe: '/newsletter/unsubscribe',
 } as const;
+
+/** Where each page view reports itself (functions/visits-create.ts). */
+export const VISITS_PATH = '/api/visits';
+
+/** The build's list of the pages whose views are counted under their own path (dist/COUNTED_PAGES_FILE). */
+export const COUNTED_PAGES_FILE = 'counted-pages.json';
+
+/** Pages never counted: the owner's own. */
+export const UNCOUNTED_PATH = /^\/admin(\/|$)/;

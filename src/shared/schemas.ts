@@ -195,6 +195,37 @@ export const Attribution = z
   // Nothing usable is no attribution; fields left undefined vanish when the record is stored as JSON.
   .transform((value) => (value && Object.values(value).some((field) => field !== undefined) ? value : undefined));
 
+/** A host name as a browser reports it: letters, digits, dots and hyphens, at most 253 characters. */
+const HostName = z
+  .string()
+  .max(253, 'referrer must be a host name of at most 253 characters')
+  .regex(/^[A-Za-z0-9.-]+$/, 'referrer must be a host name (letters, digits, dots and hyphens)');
+
+/**
+ * A page view the page's own script reports (POST /api/visits, VISITS_PATH): the page, the site
+ * that linked to it and the campaign in its address. Nothing else: who sent it is a hash the
+ * function makes and forgets, and the device class comes from the user agent on the server.
+ */
+export const PageViewRequest = z.strictObject(
+  {
+    /** `location.pathname`: the page without its query. */
+    path: z
+      .string({ error: 'path is required' })
+      .max(500, 'path must be at most 500 characters')
+      .regex(/^\/(?!\/)[^\s\\?#]*$/, 'path must be a path on this site, such as /sectors'),
+    /** The host of `document.referrer` when another site linked here. */
+    referrer: HostName.optional(),
+    utm_source: UtmValue.optional(),
+    utm_medium: UtmValue.optional(),
+    utm_campaign: UtmValue.optional(),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? `Unknown field ${issue.keys.join(', ').slice(0, 80)}` : undefined,
+  },
+);
+export type PageViewRequest = z.infer<typeof PageViewRequest>;
+
 /**
  * The proof of work every form sends (ALTCHA's own field name): the base64 payload of a solved
  * challenge from GET /api/challenge (PROOF_OF_WORK_PATH). The function checks it; the schema

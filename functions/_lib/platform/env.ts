@@ -3,6 +3,16 @@ import path from 'node:path';
 import { z } from 'zod';
 import { Email } from '../../../src/shared/schemas';
 
+/** Whether the runtime knows a time zone by this name. */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 
@@ -72,6 +82,15 @@ export const EnvSchema = z
         .max(24 * 90)
         .optional(),
     ),
+    /** The time zone of the owner's days (an IANA name such as Europe/Paris): the audience figures and the weekly letter. */
+    SITE_TIME_ZONE: z.preprocess(
+      blankToUndefined,
+      z.string().refine(isTimeZone, 'must be an IANA time zone name such as Europe/Paris or UTC').default('UTC'),
+    ),
+    /** Page views counted per client per minute; past it, more are answered but not counted. */
+    VISITS_PER_MINUTE: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(10_000).default(120)),
+    /** `off` stops the owner's weekly letter of visits and leads. */
+    WEEKLY_REPORT: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),
     /** The site's build hook (Netlify: Site configuration → Build hooks), called daily so scheduled posts go live. */
     BUILD_HOOK_URL: optional(z.url({ protocol: /^https?$/, error: 'must be the build hook URL Netlify shows' })),
     /** Where each lead and confirmed subscriber is POSTed, signed per Standard Webhooks. */

@@ -1,0 +1,29 @@
+/**
+ * The page view's report (POST /api/visits): once the page has loaded, never before its largest
+ * paint, one beacon with the path, the referring site and the campaign in the address. Nothing is
+ * kept in the browser; the server counts the view under a hash it cannot turn back into a person.
+ */
+import { VISITS_PATH } from '../shared/pages';
+import { firstTouch } from './attribution';
+
+/** Pages the owner reads, never counted; tools that drive the browser (WebDriver) are not people. */
+const skipped = () => location.pathname.startsWith('/admin') || navigator.webdriver;
+
+function send(): void {
+  const touch = firstTouch(new URL(location.href), document.referrer);
+  const body = JSON.stringify({
+    path: location.pathname,
+    referrer: touch.referrer,
+    utm_source: touch.utm_source,
+    utm_medium: touch.utm_medium,
+    utm_campaign: touch.utm_campaign,
+  });
+  // A string goes as text/plain: no preflight. A browser that queues no beacon sends nothing.
+  navigator.sendBeacon?.(VISITS_PATH, body);
+}
+
+export function reportPageView(): void {
+  if (skipped()) return;
+  if (document.readyState === 'complete') send();
+  else addEventListener('load', send, { once: true });
+}
