@@ -1,0 +1,158 @@
+// functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
+/**
+ * The Visits figures over a range of days: the days' audience counts added up, and the leads and
+ * subscribers of those days counted by their first touch. The two are counted apart and only
+ * divided: a visit is never joined to a person.
+ */
+import type { VisitPageRow, VisitsReport } from '../../../src/shared/api';
+import type { Attribution } from '../../../src/shared/records';
+import { addDays, dayIn, daysFrom } from '../audience/days';
+import { countedPath, sourceOf } from '../audience/page-view';
+import { countTable } from '../store/counting';
+import type { StoreVerbs } from '../store/store';
+import { OTHER_VALUE, type DayFigures } from '../store/visits';
+
+/** The most leads and the most subscribers a report counts (its records are read one by one). */
+export const MAX_RECORDS = 20_000;
+
+/** A record's first touch as the audience figures name it: its landing page, source and campaign. */
+export function touchOf(
+  attribution: Attribution | undefined,
+  siteHost: string,
+  pages: ReadonlySet<string>,
+): { page: string; source: string; campaign?: string | undefined } {
+  const landing = attribution?.landingPage?.split(/[?#]/)[0] ?? '';
+  return {
+    page: countedPath(landing, pages),
+    source: sourceOf(
+      { path: landing || '/', referrer: attribution?.referrer, utm_source: attribution?.utm_source },
+      siteHost,
+    ),
+    campaign: attribution?.utm_campaign,
+  };
+}
+
+interface Conversions {
+  leads: number;
+  subscribers: number;
+}
+type ConversionTable = Record<string, Conversions>;
+
+function addTo(table: ConversionTable, key: string | undefined, kind: keyof Conversions): void {
+  if (key === undefined) return;
+  const row = (table[key] ??= { leads: 0, subscribers: 0 });
+  row[kind] += 1;
+}
+
+/** Adds one table of counts into another (both null-prototype: their keys came from people). */
+function sumInto<T>(sum: Record<string, T>, add: Record<string, T>, merge: (a: T, b: T) => T): void {
+  for (const [key, value] of Object.entries(add)) {
+    const known = sum[key];
+    sum[key] = known === undefined ? value : merge(known, value);
+  }
+}
+
+const byVisitors = <T extends { visitors: number }>(rows: T[]) => rows.sort((a, b) => b.visitors - a.visitors);
+
+export interface ReportContext {
+  store: StoreVerbs;
+  timeZone: string;
+  /** Today in the site's time zone. */
+  today: string;
+  siteHost: string;
+  pages: ReadonlySet<string>;
+}
+
+export async function visitsReport(from: string, to: string, context: ReportContext): Promise<VisitsReport> {
+  const { store, timeZone, today, siteHost, pages } = context;
+  const dates = daysFrom(from, to);
+  // A day in any time zone lies within a day either side of the same UTC date.
+  const start = Date.parse(`${addDays(from, -1)}T00:00:00.000Z`);
+  const end = Date.parse(`${addDays(to, 2)}T00:00:00.000Z`) - 1;
+  const [figures, records] = await Promise.all([
+    store.visitDays(dates, addDays(today, -1)),
+    store.createdBetween(start, end, MAX_RECORDS),
+  ]);
+
+  const conversions = {
+    pages: countTable<Conversions>(),
+    sources: countTable<Conversions>(),
+    campaigns: countTable<Conversions>(),
+  };
+  const inRange = (createdAt: string) => {
+    const day = dayIn(new Date(createdAt), timeZone);
+    return day >= from && day <= to;
+  };
+  const count = (attribution: Attribution | undefined, kind: keyof Conversions) => {
+    const touch = touchOf(attribution, siteHost, pages);
+    addTo(conversions.pages, touch.page, kind);
+    addTo(conversions.sources, touch.source, kind);
+    addTo(conversions.campaigns, touch.campaign, kind);
+  };
+  for (const lead of records.leads) if (inRange(lead.createdAt)) count(lead.attribution, 'leads');
+  for (const subscriber of records.subscribers)
+    if (inRange(subscriber.createdAt) && subscriber.consent.confirmedAt) count(subscriber.attribution, 'subscribers');
+
+  const sum = {
+    pages: countTable<{ views: number; visitors: number }>(),
+    sources: countTable<{ views: number; visitors: number }>(),
+    campaigns: countTable<{ views: number; visitors: number }>(),
+    devices: countTable<{ views: number; visitors: number }>(),
+  };
+  const entries = countTable();
+  const tally = (a: { views: number; visitors: number }, b: { views: number; visitors: number }) => ({
+    views: a.views + b.views,
+    visitors: a.visitors + b.visitors,
+  });
+  const days = dates.map((date, index) => {
+    const day: DayFigures | undefined = figures[index];
+    const pageviews = Object.values(day?.pages ?? {}).reduce((total, page) => total + page.views, 0);
+    if (day) {
+      for (const table of ['pages', 'sources', 'campaigns', 'devices'] as const) sumInto(sum[table], day[table], tally);
+      sumInto(entries, day.entries, (a, b) => a + b);
+    }
+    return { date, visitors: day?.visitors ?? 0, pageviews };
+  });
+
+  const conversionOf = (table: ConversionTable, key: string) => table[key] ?? { leads: 0, subscribers: 0 };
+  const pageRows: VisitPageRow[] = [...new Set([...Object.keys(sum.pages), ...Object.keys(conversions.pages)])].map(
+    (path) => ({
+      path,
+      visitors: sum.pages[path]?.visitors ?? 0,
+      pageviews: sum.pages[path]?.views ?? 0,
+      entries: entries[path] ?? 0,
+      ...conversionOf(conversions.pages, path),
+    }),
+  );
+  const rows = (visits: Record<string, { visitors: number }>, converted: ConversionTable) =>
+    [...new Set([...Object.keys(visits), ...Object.keys(converted)])].map((key) => ({
+      key,
+      visitors: visits[key]?.visitors ?? 0,
+      ...conversionOf(converted, key),
+    }));
+
+  const totals = {
+    visitors: days.reduce((total, day) => total + day.visitors, 0),
+    pageviews: days.reduce((total, day) => total + day.pageviews, 0),
+    leads: records.leads.filter((lead) => inRange(lead.createdAt)).length,
+    subscribers: records.subscribers.filter(
+      (subscriber) => inRange(subscriber.createdAt) && subscriber.consent.confirmedAt,
+    ).length,
+  };
+  return {
+    from,
+    to,
+    totals,
+    days,
+    pages: byVisitors(pageRows),
+    sources: byVisitors(rows(sum.sources, conversions.sources).map(({ key, ...row }) => ({ source: key, ...row }))),
+    campaigns: byVisitors(
+      rows(sum.campaigns, conversions.campaigns).map(({ key, ...row }) => ({ campaign: key, ...row })),
+    ),
+    devices: byVisitors(
+      Object.entries(sum.devices)
+        .filter(([device]) => device !== OTHER_VALUE)
+        .map(([device, { visitors }]) => ({ device, visitors })),
+    ),
+  };
+}
