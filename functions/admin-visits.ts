@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { addDays, dayCount, dayIn } from './_lib/audience/days';
 import { parseQuery, queryOf } from './_lib/admin/query';
 import { ADMIN_HEADERS, requireAdmin } from './_lib/admin/session';
-import { visitsReport } from './_lib/admin/visits-report';
+import { visitsReport } from './_lib/audience/report';
 import { countedPages } from './_lib/audience/counted-pages';
 import { getEnv } from './_lib/platform/env';
 import { endpoint, errorResponse, HttpError, json, requireMethod } from './_lib/platform/http';

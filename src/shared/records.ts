@@ -117,7 +117,7 @@ export interface ContentCheck {
  * What an outbox entry does: an e-mail to the team, the guide to a prospect, a confirmation link,
  * a webhook, or a newsletter mailing to one subscriber (or, as a test, to the owner).
  */
-export type DeliveryKind = 'lead-notification' | 'guide' | 'confirmation' | 'webhook' | 'newsletter';
+export type DeliveryKind = 'lead-notification' | 'guide' | 'confirmation' | 'webhook' | 'newsletter' | 'weekly-report';
 
 /**
  * pending: waiting for its next attempt; delivered: sent (or written to the local outbox folder);

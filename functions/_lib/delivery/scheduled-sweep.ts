@@ -3,6 +3,7 @@
 import type { StoreVerbs } from '../store/store';
 import { autoSend, fanOut } from './newsletter-sending';
 import { pruneDelivered, sweep } from './outbox';
+import { queueWeeklyReport } from './weekly-sending';
 
 /**
  * A run's share of a scheduled function's 30 seconds, after which Netlify stops it wherever it is:
@@ -17,10 +18,17 @@ const FAN_OUT_BUDGET_MS = 8_000;
  * One run of the sweep, on a clock the tests can move: asks for the mailings whose automatic
  * sending time has come; writes the next batches of every mailing's entries (resumed by the next
  * run where this one stopped); delivers what is due, the first line before the newsletter's; once
- * an hour, forgets the text of messages delivered more than 30 days ago.
+ * an hour, forgets the text of messages delivered more than 30 days ago. From Monday morning, the
+ * owner's weekly letter is queued first, once a week, and goes out in this same run.
  */
 export async function runSweep(store: StoreVerbs, now: () => Date = () => new Date()) {
   const started = Date.now();
+  const weekly = await queueWeeklyReport(store, now()).catch((error: unknown) => {
+    // The figures of a letter are never worth the sweep: the next run tries again.
+    console.error(`[outbox-sweep] weekly letter not queued: ${error instanceof Error ? error.name : 'unknown error'}`);
+    return undefined;
+  });
+  if (weekly) console.log(`[outbox-sweep] queued the weekly letter of the week from ${weekly}`);
   const automatic = await autoSend(store, now());
   if (automatic.length > 0) console.log(`[outbox-sweep] sending automatically: ${automatic.join(', ')}`);
   const written = await fanOut(store, { now, budgetMs: FAN_OUT_BUDGET_MS });
@@ -30,5 +38,5 @@ export async function runSweep(store: StoreVerbs, now: () => Date = () => new Da
     console.log(`[outbox-sweep] delivered ${report.delivered}, failed ${report.failed}, dead ${report.dead}`);
   const pruned = await pruneDelivered(store, now());
   if (pruned > 0) console.log(`[outbox-sweep] forgot the text of ${pruned} delivered messages`);
-  return { automatic, written, report, pruned };
+  return { weekly, automatic, written, report, pruned };
 }

@@ -227,6 +227,12 @@ export function outboxVerbs(backend: Backend) {
       });
     },
 
+    /** Whether an entry of this throttle key was queued within its interval (the weekly letter asks before composing itself). */
+    async throttleUsed(key: string): Promise<boolean> {
+      const [value] = await backend.get([KEYS.outboxThrottle(key)]);
+      return value !== null;
+    },
+
     /** Writes entries that belong to no record (a newsletter's test), due now; answers their states. */
     queueEntries(entries: NewOutboxEntry[], now: Date): Promise<Delivery[]> {
       return transact(backend, {

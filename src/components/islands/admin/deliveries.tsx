@@ -11,6 +11,7 @@ export const KINDS: Record<DeliveryKind, { name: string; done: string }> = {
   confirmation: { name: 'Confirmation e-mail', done: 'Confirmation sent' },
   webhook: { name: 'Webhook', done: 'Webhook delivered' },
   newsletter: { name: 'Newsletter', done: 'Newsletter sent' },
+  'weekly-report': { name: 'Weekly letter', done: 'Weekly letter sent' },
 };
 
 export const DELIVERY_TONE = {

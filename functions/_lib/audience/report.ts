@@ -1,4 +1,4 @@
-// functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
+// functions/_lib/audience counts page views without knowing who made them.
 /**
  * The Visits figures over a range of days: the days' audience counts added up, and the leads and
  * subscribers of those days counted by their first touch. The two are counted apart and only
@@ -6,8 +6,8 @@
  */
 import type { VisitPageRow, VisitsReport } from '../../../src/shared/api';
 import type { Attribution } from '../../../src/shared/records';
-import { addDays, dayIn, daysFrom } from '../audience/days';
-import { countedPath, sourceOf } from '../audience/page-view';
+import { addDays, dayIn, daysFrom } from './days';
+import { countedPath, sourceOf } from './page-view';
 import { countTable } from '../store/counting';
 import type { StoreVerbs } from '../store/store';
 import { OTHER_VALUE, type DayFigures } from '../store/visits';

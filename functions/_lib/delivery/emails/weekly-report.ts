@@ -1,0 +1,116 @@
+// functions/_lib/delivery gets what the outbox holds to people: the e-mails, their SMTP transport or local folder, the signed webhooks and links, and the sweep.
+/** The owner's Monday letter: last week's visits, leads and subscribers against the week before, and the newsletter's sendings. */
+import type { MailingProgress, VisitsReport } from '../../../../src/shared/api';
+import { site } from '../../../../src/site.config';
+import type { NewOutboxEntry } from '../../store/types';
+import { renderMail, type Block } from '../mail-layout';
+
+/** A newsletter sending the letter reports on. */
+export interface SendingLine {
+  subject: string;
+  requestedAt: string;
+  progress: MailingProgress;
+}
+
+const number = (value: number) => value.toLocaleString('en-GB');
+
+/** `+25 %`, `-10 %`, `no change`, or `new` when the week before had none. */
+export function change(now: number, before: number): string {
+  if (before === 0) return now === 0 ? 'no change' : 'new';
+  const percent = Math.round(((now - before) / before) * 100);
+  return percent === 0 ? 'no change' : `${percent > 0 ? '+' : ''}${percent} %`;
+}
+
+const against = (now: number, before: number) =>
+  `${number(now)} (week before: ${number(before)}, ${change(now, before)})`;
+
+const rate = (leads: number, visitors: number) =>
+  visitors === 0 ? '' : `, ${Math.round((leads / visitors) * 100)} % became leads`;
+
+/** `15 Nov` */
+const shortDate = (day: string) =>
+  new Date(`${day}T12:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+function progressText({ queued, sent, failed, bounced, cancelled }: MailingProgress): string {
+  const parts = [`${number(sent)} of ${number(queued)} sent`];
+  if (failed) parts.push(`${number(failed)} failed`);
+  if (bounced) parts.push(`${number(bounced)} bounced`);
+  if (cancelled) parts.push(`${number(cancelled)} not sent (left before it went)`);
+  return parts.join(', ');
+}
+
+/** The letter, for LEADS_NOTIFY_TO: once a week, kept from being queued twice by its throttle key. */
+export function weeklyReport(
+  week: VisitsReport,
+  before: VisitsReport,
+  sendings: SendingLine[],
+  { origin, notifyTo }: { origin: string; notifyTo: string[] },
+): NewOutboxEntry {
+  const { totals } = week;
+  const heading = `Your week: ${shortDate(week.from)} to ${shortDate(week.to)}`;
+  const blocks: Block[] = [
+    {
+      kind: 'fields',
+      rows: [
+        ['Visitors', against(totals.visitors, before.totals.visitors)],
+        ['Page views', against(totals.pageviews, before.totals.pageviews)],
+        ['Leads', against(totals.leads, before.totals.leads)],
+        ['New subscribers', against(totals.subscribers, before.totals.subscribers)],
+      ],
+    },
+    { kind: 'paragraph', text: 'The pages read most, with the leads that first landed on them:' },
+    {
+      kind: 'fields',
+      rows: week.pages.length
+        ? week.pages
+            .slice(0, 5)
+            .map((page): [string, string] => [
+              page.path,
+              `${number(page.visitors)} visitors, ${number(page.leads)} leads${rate(page.leads, page.visitors)}`,
+            ])
+        : [['No page views', 'none were counted last week']],
+    },
+    { kind: 'paragraph', text: 'Where visitors came from:' },
+    {
+      kind: 'fields',
+      rows: week.sources.length
+        ? week.sources
+            .slice(0, 5)
+            .map((source): [string, string] => [
+              source.source,
+              `${number(source.visitors)} visitors, ${number(source.leads)} leads${rate(source.leads, source.visitors)}`,
+            ])
+        : [['No visits', 'none were counted last week']],
+    },
+    sendings.length
+      ? {
+          kind: 'fields',
+          rows: sendings.map((sending): [string, string] => [
+            `Newsletter: ${sending.subject}`,
+            progressText(sending.progress),
+          ]),
+        }
+      : { kind: 'paragraph', text: 'No newsletter went out in the last four weeks.' },
+    { kind: 'button', label: 'Open the Visits figures', url: `${origin}/admin/insights#visits` },
+  ];
+  const mail = renderMail(origin, heading, blocks, [
+    {
+      kind: 'small',
+      text: `Visitors over a week add each day's visitors: someone who came on two days counts twice. Counted without cookies by ${site.name}'s website; WEEKLY_REPORT=off stops this letter.`,
+    },
+  ]);
+  return {
+    id: crypto.randomUUID(),
+    kind: 'weekly-report',
+    ref: `weekly-report:${week.from}`,
+    to: notifyTo.join(', '),
+    message: {
+      channel: 'mail',
+      to: notifyTo,
+      subject: `${site.name}, week of ${shortDate(week.from)}: ${number(totals.visitors)} visitors, ${number(totals.leads)} leads`,
+      ...mail,
+    },
+    // Once for each week, however many sweeps find it due.
+    throttle: { key: `weekly-report:${week.from}`, seconds: 7 * 24 * 3600 },
+  };
+}

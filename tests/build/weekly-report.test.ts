@@ -1,0 +1,144 @@
+/**
+ * The owner's weekly letter: a seeded week of page views, leads and subscribers, the real sweep on
+ * a Monday morning in the site's time zone, and the letter as the local outbox folder keeps it.
+ * Reads dist/mailings.json and dist/counted-pages.json, which the build writes.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { runSweep } from '../../functions/_lib/delivery/scheduled-sweep';
+import { weekDue } from '../../functions/_lib/delivery/weekly-sending';
+import { resetEnv } from '../../functions/_lib/platform/env';
+import type { PageView } from '../../functions/_lib/store/visits';
+import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
+import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
+import { ENV_KEYS } from '../support/admin-calls';
+import { testBackends, type SqliteStore, type Store } from '../support/stores';
+
+const TOKEN = 'weekly-report-token';
+const OWNER = 'owner@loopwork.example';
+/** Monday 30 November 2026, 08:15 in Paris: the letter of 23 to 29 November is due. */
+const MONDAY_MORNING = Date.parse('2026-11-30T07:15:00Z');
+
+let redis: RedisServerHandle;
+let bridge: UpstashBridge;
+let folder: string;
+const opened: SqliteStore[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
+});
+afterAll(async () => {
+  await bridge?.stop();
+  await redis?.stop();
+});
+
+test('the letter is due from Monday 07:00 in the site time zone, for the week just ended', () => {
+  expect(weekDue(new Date('2026-11-30T05:59:00Z'), 'Europe/Paris')).toBeUndefined();
+  expect(weekDue(new Date('2026-11-30T06:00:00Z'), 'Europe/Paris')).toEqual({ from: '2026-11-23', to: '2026-11-29' });
+  // Still Sunday in New York: last week's letter went (or goes) for the week before.
+  expect(weekDue(new Date('2026-11-30T03:00:00Z'), 'America/New_York')).toEqual({
+    from: '2026-11-16',
+    to: '2026-11-22',
+  });
+});
+
+const backends = testBackends({ folder: () => folder, opened, upstash: () => ({ url: bridge.url, token: TOKEN }) });
+
+describe.each(backends)('the weekly letter on %s', (_name, backend) => {
+  let store: Store;
+
+  beforeEach(async () => {
+    folder = mkdtempSync(path.join(tmpdir(), 'weekly-report-'));
+    await backend.reset();
+    for (const key of [...ENV_KEYS, 'SITE_TIME_ZONE', 'WEEKLY_REPORT']) delete process.env[key];
+    Object.assign(process.env, {
+      SITE_LOCAL_RUN: 'true',
+      LOCAL_STORE_DIR: folder,
+      LEADS_NOTIFY_TO: OWNER,
+      SITE_TIME_ZONE: 'Europe/Paris',
+      ...backend.env(),
+    });
+    resetEnv();
+    store = backend.open();
+    vi.useFakeTimers({ toFake: ['Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    for (const sqlite of opened.splice(0)) sqlite.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  async function seedWeek() {
+    const view = (day: string, visitor: string, extra: Partial<PageView> = {}): PageView => ({
+      day,
+      visitor,
+      path: '/',
+      source: 'Direct',
+      device: 'desktop',
+      ...extra,
+    });
+    // The week: 6 visitors a day on 23 to 29 November, three of them from a LinkedIn campaign.
+    for (const day of [
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+      '2026-11-27',
+      '2026-11-28',
+      '2026-11-29',
+    ])
+      for (const visitor of ['a', 'b', 'c', 'd', 'e', 'f'])
+        await store.recordPageView(
+          view(day, `${visitor}-${day}`, {
+            path: visitor < 'd' ? '/zoho' : '/sectors',
+            source: visitor < 'd' ? 'linkedin' : 'Direct',
+          }),
+        );
+    // The week before: 4 visitors on one day.
+    for (const visitor of ['a', 'b', 'c', 'd']) await store.recordPageView(view('2026-11-18', visitor));
+    vi.setSystemTime(Date.parse('2026-11-25T10:00:00Z'));
+    await store.createLead(
+      {
+        name: 'Ada',
+        email: 'ada@example.com',
+        source: 'zoho_guide',
+        attribution: { landingPage: '/zoho?utm_source=linkedin', utm_source: 'linkedin' },
+      },
+      new Date(),
+    );
+  }
+
+  test('on Monday morning the sweep writes one letter with the week against the week before', async () => {
+    await seedWeek();
+    vi.setSystemTime(MONDAY_MORNING);
+    const first = await runSweep(store, () => new Date());
+    expect(first.weekly).toBe('2026-11-23');
+    const again = await runSweep(store, () => new Date(MONDAY_MORNING + 60_000));
+    expect(again.weekly).toBeUndefined();
+
+    const outbox = path.join(folder, 'outbox');
+    const letters = readdirSync(outbox).filter((name) => name.includes('weekly-report'));
+    expect(letters).toHaveLength(1);
+    const mail = await simpleParser(readFileSync(path.join(outbox, letters[0] ?? '')));
+    expect(mail.to && !Array.isArray(mail.to) ? mail.to.text : '').toBe(OWNER);
+    expect(mail.subject).toMatch(/week of 23 Nov: 42 visitors, 1 leads/);
+    const text = mail.text ?? '';
+    expect(text).toContain('Visitors: 42 (week before: 4, +950 %)');
+    expect(text).toContain('Leads: 1 (week before: 0, new)');
+    expect(text).toMatch(/\/zoho: 21 visitors, 1 leads, 5 % became leads/);
+    expect(text).toMatch(/linkedin: 21 visitors, 1 leads/);
+    expect(text).toContain('/admin/insights#visits');
+  });
+
+  test('WEEKLY_REPORT=off writes none', async () => {
+    process.env.WEEKLY_REPORT = 'off';
+    resetEnv();
+    await seedWeek();
+    vi.setSystemTime(MONDAY_MORNING);
+    expect((await runSweep(store, () => new Date())).weekly).toBeUndefined();
+  });
+});
