@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
-import { OTHER_PAGE, OTHER_VALUE, VISIT_CAPS, type Device, type PageView } from '../../functions/_lib/store/visits';
+import {
+  OTHER_PAGE,
+  OTHER_VALUE,
+  VISIT_CAPS,
+  VISIT_MS,
+  VISITS_TTL_SECONDS,
+  type Device,
+  type PageView,
+} from '../../functions/_lib/store/visits';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';
@@ -146,4 +154,24 @@ describe.each(backends)('visits on %s', (_name, fresh) => {
     expect(salts[0]).toMatch(/^[0-9a-f]{64}$/);
     expect(await store.visitSalt('2026-11-21')).not.toBe(salts[0]);
   });
+});
+
+test('on Upstash every key a page view writes expires: 25 months for the figures, 30 minutes for a visit', async () => {
+  const client = createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 });
+  await client.flushdb();
+  const store = createRedisStore(client);
+  await store.recordPageView(view('a', { path: '/zoho', source: 'linkedin', campaign: 'autumn' }), {
+    client: 'rate-a',
+    perMinute: 10,
+  });
+  await store.recordPageView(view('a', { path: '/sectors' }), { client: 'rate-a', perMinute: 10 });
+  const keys = await client.keys('visits:*');
+  expect(keys.length).toBeGreaterThan(8);
+  for (const key of keys) {
+    const seconds = await client.ttl(key);
+    if (key.startsWith('visits:open:')) expect(seconds, key).toBeLessThanOrEqual(VISIT_MS / 1000);
+    else if (key.startsWith('visits:rate:')) expect(seconds, key).toBeLessThanOrEqual(60);
+    else expect(seconds, key).toBeGreaterThan(VISITS_TTL_SECONDS - 60);
+    expect(seconds, key).toBeGreaterThan(0);
+  }
 });

@@ -25,12 +25,13 @@ export type Write =
   | { op: 'append'; key: string; member: string }
   /** Adds `by` (which may be negative) to a counter; one that reaches 0 or less is removed. */
   | { op: 'count'; key: string; field: string; by: number; ttlSeconds?: number }
-  /** Adds a member to a distinct set. */
+  /** Adds a member to a distinct set, which lives `ttlSeconds` from when it is made. */
   | { op: 'distinct'; key: string; member: string; ttlSeconds: number }
   /**
    * One more under `field` of a table of counters fed by what people send, or under `other` once
    * the table holds `cap` fields besides it, so that it stays bounded whatever arrives. With
-   * `member`, that member also joins the distinct set of the field counted (distinctKey()).
+   * `member`, that member also joins the distinct set of the field counted (distinctKey()). The
+   * table and its sets live `ttlSeconds` from when each is made (about a day apart at most).
    */
   | {
       op: 'bounded';

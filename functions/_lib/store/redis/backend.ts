@@ -40,20 +40,19 @@ apply = function(w)
     if redis.call('HINCRBY', key, w[3], w[4]) <= 0 then redis.call('HDEL', key, w[3]) end
     if w[5] then redis.call('EXPIRE', key, w[5]) end
   elseif op == 'distinct' then
-    redis.call('PFADD', key, w[3])
-    redis.call('EXPIRE', key, w[4])
+    -- A set's time to live is set when it is made (PFADD answers 1 for a new key): an EXPIRE at
+    -- every page view would double what a view costs, and Upstash bills each command.
+    if redis.call('PFADD', key, w[3]) == 1 then redis.call('EXPIRE', key, w[4]) end
   elseif op == 'bounded' then
     local field, other = w[3], w[5]
     if field ~= other and redis.call('HEXISTS', key, field) == 0
       and redis.call('HLEN', key) - redis.call('HEXISTS', key, other) >= tonumber(w[4]) then
       field = other
     end
-    redis.call('HINCRBY', key, field, 1)
-    redis.call('EXPIRE', key, w[6])
+    if redis.call('HINCRBY', key, field, 1) == 1 then redis.call('EXPIRE', key, w[6]) end
     if w[7] then
       local set = key .. '|' .. field
-      redis.call('PFADD', set, w[7])
-      redis.call('EXPIRE', set, w[6])
+      if redis.call('PFADD', set, w[7]) == 1 then redis.call('EXPIRE', set, w[6]) end
     end
   elseif op == 'limited' then
     local count = redis.call('INCR', key)

@@ -79,7 +79,7 @@ function apply(database: Database, write: Write, now: number): void {
     case 'distinct':
       run(
         `INSERT INTO distinct_members (name, member, expires_at) VALUES (?, ?, ?)
-         ON CONFLICT (name, member) DO UPDATE SET expires_at = excluded.expires_at`,
+         ON CONFLICT (name, member) DO NOTHING`,
         write.key,
         write.member,
         now + write.ttlSeconds * 1000,
