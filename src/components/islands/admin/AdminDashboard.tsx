@@ -18,9 +18,11 @@ import { Spam } from './Spam';
 import { Subscribers } from './Subscribers';
 import { forgetDrafts } from './use-draft';
 import { useSections } from './use-sections';
+import { Visits } from './Visits';
 
 /** The sections in the order of the page and its menu, those the owner opens daily first; each id is its address (`#leads`). */
 const SECTIONS = [
+  { id: 'visits', label: 'Visits' },
   { id: 'leads', label: 'Leads' },
   { id: 'figures', label: 'Figures' },
   { id: 'campaigns', label: 'Campaigns' },
@@ -86,6 +88,7 @@ function Dashboard({ analyticsUrl, onLogout, onSessionEnd: onEnd }: DashboardPro
 
   const data = overview.data;
   const content: Record<SectionId, ReactNode> = {
+    visits: <Visits />,
     leads: <Leads initial={data?.leads} />,
     figures: data && <Figures data={data} />,
     campaigns: data && <Campaigns summary={data.campaigns} />,
