@@ -11,6 +11,10 @@ export interface Column<T> {
   inCard?: boolean;
   /** In a card, the label above the value rather than beside it, for a value that needs the width (a message). */
   stackInCard?: boolean;
+  /** A figure: right-aligned under a right-aligned header, its digits of equal width. */
+  numeric?: boolean;
+  /** The cell names its row (`<th scope="row">`), as a page's path does in a table of figures. */
+  rowHeader?: boolean;
 }
 
 export interface RecordListProps<T> {
@@ -31,9 +35,8 @@ const WIDE = '(min-width: 48rem)';
 const isEmpty = (value: ReactNode) => value === undefined || value === null || value === false || value === '';
 
 /**
- * Records as a table with column headers on wide screens, and as a list of labelled cards on
- * phones, where a table would push the page sideways. A table still wider than its box scrolls
- * inside it; the box takes focus so a keyboard can scroll it too.
+ * Records as a table with column headers on wide screens (RecordTable), and as a list of labelled
+ * cards on phones, where a table would push the page sideways.
  */
 export function RecordList<T>({ label, rows, rowKey, columns, action, cardTitle }: RecordListProps<T>) {
   const wide = useMediaQuery(WIDE);
@@ -72,6 +75,15 @@ export function RecordList<T>({ label, rows, rowKey, columns, action, cardTitle 
       </ul>
     );
 
+  return <RecordTable label={label} rows={rows} rowKey={rowKey} columns={columns} action={action} />;
+}
+
+/**
+ * Records as a table with column headers, in a box that scrolls sideways when the table is wider;
+ * the box takes focus so a keyboard can scroll it too. RecordList's wide form, and the tables of
+ * figures that stay tables on a phone.
+ */
+export function RecordTable<T>({ label, rows, rowKey, columns, action }: Omit<RecordListProps<T>, 'cardTitle'>) {
   return (
     <div
       role="region"
@@ -87,7 +99,11 @@ export function RecordList<T>({ label, rows, rowKey, columns, action, cardTitle 
         <thead className="bg-ink-50 text-ink-700">
           <tr>
             {columns.map((column) => (
-              <th key={column.header} scope="col" className="px-3 py-3 font-semibold whitespace-nowrap first:pl-4">
+              <th
+                key={column.header}
+                scope="col"
+                className={cn('px-3 py-3 font-semibold whitespace-nowrap first:pl-4', column.numeric && 'text-right')}
+              >
                 {column.header}
               </th>
             ))}
@@ -101,14 +117,23 @@ export function RecordList<T>({ label, rows, rowKey, columns, action, cardTitle 
         <tbody className="divide-y divide-ink-100 bg-white">
           {rows.map((row) => (
             <tr key={rowKey(row)}>
-              {columns.map((column) => (
-                <td
-                  key={column.header}
-                  className={cn('px-3 py-3 align-top break-words text-ink-800 first:pl-4', column.className)}
-                >
-                  {column.cell(row)}
-                </td>
-              ))}
+              {columns.map((column) => {
+                const Cell = column.rowHeader ? 'th' : 'td';
+                return (
+                  <Cell
+                    key={column.header}
+                    scope={column.rowHeader ? 'row' : undefined}
+                    className={cn(
+                      'px-3 py-3 align-top break-words text-ink-800 first:pl-4',
+                      column.rowHeader && 'font-medium',
+                      column.numeric && 'text-right whitespace-nowrap tabular-nums',
+                      column.className,
+                    )}
+                  >
+                    {column.cell(row)}
+                  </Cell>
+                );
+              })}
               {action && <td className="px-4 py-3 text-right align-top">{action(row)}</td>}
             </tr>
           ))}

@@ -1,5 +1,5 @@
 import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { apiRequest, errorText } from '../../../lib/api';
 import { onSessionEnd, queryClient } from '../../../lib/query-client';
 import type { Overview } from '../../../shared/api';
@@ -7,14 +7,35 @@ import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/field';
 import { Analytics } from './Analytics';
 import { Campaigns } from './Campaigns';
-import { Delivery } from './Delivery';
-import { Figures, loadChart } from './Figures';
+import { Delivery, DeliveryWarning } from './Delivery';
+import { loadChart } from './Chart';
+import { Figures } from './Figures';
 import { Leads } from './Leads';
 import { Newsletter } from './Newsletter';
 import { Outbox } from './Outbox';
+import { SectionMenu } from './SectionMenu';
 import { Spam } from './Spam';
 import { Subscribers } from './Subscribers';
 import { forgetDrafts } from './use-draft';
+import { useSections } from './use-sections';
+import { Visits } from './Visits';
+
+/** The sections in the order of the page and its menu, those the owner opens daily first; each id is its address (`#leads`). */
+const SECTIONS = [
+  { id: 'visits', label: 'Visits' },
+  { id: 'leads', label: 'Leads' },
+  { id: 'figures', label: 'Figures' },
+  { id: 'campaigns', label: 'Campaigns' },
+  { id: 'spam', label: 'Spam' },
+  { id: 'subscribers', label: 'Subscribers' },
+  { id: 'newsletter', label: 'Newsletter' },
+  { id: 'outbox', label: 'Outbox' },
+  { id: 'delivery', label: 'Delivery' },
+  { id: 'analytics', label: 'Analytics' },
+] as const;
+const SECTION_IDS = SECTIONS.map((section) => section.id);
+
+type SectionId = (typeof SECTIONS)[number]['id'];
 
 interface DashboardProps {
   analyticsUrl?: string;
@@ -39,6 +60,7 @@ export default function AdminDashboard(props: DashboardProps) {
 function Dashboard({ analyticsUrl, onLogout, onSessionEnd: onEnd }: DashboardProps) {
   const client = useQueryClient();
   const overview = useQuery<Overview>({ queryKey: ['/api/admin/overview'] });
+  const current = useSections(SECTION_IDS);
   // The chart's code downloads while the figures are on their way.
   useEffect(() => void loadChart(), []);
   // Data the server no longer lets this browser read is not kept on screen or in memory; what the
@@ -65,8 +87,20 @@ function Dashboard({ analyticsUrl, onLogout, onSessionEnd: onEnd }: DashboardPro
   }
 
   const data = overview.data;
+  const content: Record<SectionId, ReactNode> = {
+    visits: <Visits />,
+    leads: <Leads initial={data?.leads} />,
+    figures: data && <Figures data={data} />,
+    campaigns: data && <Campaigns summary={data.campaigns} />,
+    spam: <Spam held={data?.spam.held} />,
+    subscribers: <Subscribers initial={data?.subscribers} />,
+    newsletter: <Newsletter />,
+    outbox: <Outbox counts={data?.outbox} />,
+    delivery: data && <Delivery setup={data.delivery} outbox={data.outbox} />,
+    analytics: <Analytics url={analyticsUrl} />,
+  };
   return (
-    <div className="grid min-w-0 gap-10">
+    <div className="grid min-w-0 gap-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h2 className="text-2xl font-extrabold tracking-tight">Dashboard</h2>
         <div className="flex flex-wrap gap-3">
@@ -78,19 +112,23 @@ function Dashboard({ analyticsUrl, onLogout, onSessionEnd: onEnd }: DashboardPro
           </Button>
         </div>
       </div>
+      {data && <DeliveryWarning setup={data.delivery} />}
       {overview.isPending && <p className="text-ink-600">Loading the figures…</p>}
       {overview.error && (
         <FormAlert tone="error">The figures could not be loaded: {errorText(overview.error)}</FormAlert>
       )}
-      {data && <Delivery setup={data.delivery} outbox={data.outbox} />}
-      {data && <Figures data={data} />}
-      {data && <Campaigns summary={data.campaigns} />}
-      <Leads initial={data?.leads} />
-      <Spam held={data?.spam.held} />
-      <Subscribers initial={data?.subscribers} />
-      <Newsletter />
-      <Outbox counts={data?.outbox} />
-      <Analytics url={analyticsUrl} />
+      {/* A flex column on a phone, so that the menu's bar stays in view over every section (in a grid it would keep to its row). */}
+      <div className="flex min-w-0 flex-col gap-6 lg:grid lg:grid-cols-[10rem_minmax(0,1fr)] lg:gap-10">
+        <SectionMenu sections={SECTIONS} current={current} />
+        <div className="grid min-w-0 gap-10">
+          {SECTIONS.map(({ id }) => (
+            // Clear of the phone's menu bar when scrolled to; on a wide screen the menu is beside it.
+            <div key={id} id={id} className="grid min-w-0 scroll-mt-16 gap-10 lg:scroll-mt-0">
+              {content[id]}
+            </div>
+          ))}
+        </div>
+      </div>
     </div>
   );
 }

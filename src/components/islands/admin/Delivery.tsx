@@ -1,21 +1,29 @@
 import type { DeliverySetup, Overview } from '../../../shared/api';
 import { count, plural } from './record-text';
 
-/** How e-mail and the webhook are set up, and a warning above it all when e-mails cannot reach people. */
+/**
+ * What stops e-mails from reaching people, when something does: above every section, so the owner
+ * sees it whichever section they open.
+ */
+export function DeliveryWarning({ setup }: { setup: DeliverySetup }) {
+  if (!setup.warning) return null;
+  return (
+    <div role="alert" className="rounded-(--radius-card) bg-danger-50 p-5 ring-2 ring-danger-700/40 ring-inset">
+      <p className="font-bold text-danger-700">{setup.warning.title}</p>
+      <p className="mt-1 text-ink-800">{setup.warning.text}</p>
+    </div>
+  );
+}
+
+/** How e-mail and the webhook are set up, and how many messages wait or failed. */
 export function Delivery({ setup, outbox }: { setup: DeliverySetup; outbox: Overview['outbox'] }) {
   const mail = {
     smtp: 'Sent through your SMTP server',
-    file: 'Not sent: written to the local outbox folder (read them under Outbox below)',
+    file: 'Not sent: written to the local outbox folder (read them in the Outbox section)',
     none: 'Off: no SMTP server is configured',
   }[setup.mail];
   return (
     <section aria-labelledby="delivery-title" className="grid gap-4">
-      {setup.warning && (
-        <div role="alert" className="rounded-(--radius-card) bg-danger-50 p-5 ring-2 ring-danger-700/40 ring-inset">
-          <p className="font-bold text-danger-700">{setup.warning.title}</p>
-          <p className="mt-1 text-ink-800">{setup.warning.text}</p>
-        </div>
-      )}
       <div className="rounded-(--radius-card) bg-white p-5 text-sm ring-1 ring-ink-100">
         <h3 id="delivery-title" className="font-semibold">
           Delivery

@@ -1,10 +1,7 @@
-import { lazy, Suspense } from 'react';
+import { useMemo } from 'react';
 import type { Overview } from '../../../shared/api';
+import { Chart } from './Chart';
 import { count } from './record-text';
-
-/** The chart's code (uPlot), fetched apart: the dashboard asks for it while the figures are on their way. */
-export const loadChart = () => import('./ActivityChart').then((module) => ({ default: module.ActivityChart }));
-const ActivityChart = lazy(loadChart);
 
 function SourceList({ label, counts }: { label: string; counts: Record<string, number> }) {
   const rows = Object.entries(counts).sort((a, b) => b[1] - a[1]);
@@ -36,6 +33,19 @@ function SourceList({ label, counts }: { label: string; counts: Record<string, n
 /** The totals (confirmed subscribers, leads), the last 90 days day by day, and where they came from. */
 export function Figures({ data }: { data: Overview }) {
   const status = data.subscriberStatus;
+  const days = useMemo(() => data.daily.map((row) => row.day), [data.daily]);
+  const series = useMemo(
+    () => [
+      {
+        label: 'Sign-ups',
+        stroke: '#0f766e',
+        fill: 'rgba(20,184,166,0.12)',
+        values: data.daily.map((row) => row.subscribers),
+      },
+      { label: 'Leads', stroke: '#b7791f', values: data.daily.map((row) => row.leads) },
+    ],
+    [data.daily],
+  );
   const cards = [
     {
       label: 'Confirmed subscribers',
@@ -67,13 +77,11 @@ export function Figures({ data }: { data: Overview }) {
         <h3 id="activity-title" className="text-xl font-bold">
           Last 90 days
         </h3>
-        <Suspense fallback={<div className="h-[260px]" />}>
-          <ActivityChart
-            days={data.daily.map((row) => row.day)}
-            subscribers={data.daily.map((row) => row.subscribers)}
-            leads={data.daily.map((row) => row.leads)}
-          />
-        </Suspense>
+        <Chart
+          days={days}
+          series={series}
+          label={`Newsletter sign-ups and leads per day over the last ${days.length} days`}
+        />
       </section>
       <section aria-labelledby="sources-title" className="grid gap-4">
         <h3 id="sources-title" className="text-xl font-bold">

@@ -1,0 +1,142 @@
+import { useState } from 'react';
+import type { VisitPageRow, VisitsReport } from '../../../shared/api';
+import { Button } from '../../ui/button';
+import { RecordTable, type Column } from '../../ui/record-list';
+import { count } from './record-text';
+import { conversionRate, share } from './visits-figures';
+
+/** Rows a table shows until the owner asks for all of them. */
+const FIRST_ROWS = 10;
+
+/** What people did after arriving, for the rows of pages, sources and campaigns alike. */
+interface Outcomes {
+  visitors: number;
+  leads: number;
+  subscribers: number;
+}
+
+const figure = <T,>(header: string, value: (row: T) => number): Column<T> => ({
+  header,
+  cell: (row) => count(value(row)),
+  numeric: true,
+});
+
+function outcomeColumns<T extends Outcomes>(): Column<T>[] {
+  return [
+    figure('Leads', (row) => row.leads),
+    figure('Subscribers', (row) => row.subscribers),
+    { header: 'Conversion', cell: (row) => conversionRate(row.leads, row.visitors), numeric: true },
+  ];
+}
+
+/** A name that may be long and unbroken (a path, a campaign): it wraps, but keeps a readable width. */
+const nameColumn = <T,>(header: string, name: (row: T) => string): Column<T> => ({
+  header,
+  cell: name,
+  rowHeader: true,
+  className: 'min-w-40 wrap-anywhere',
+});
+
+const PAGE_COLUMNS: Column<VisitPageRow>[] = [
+  nameColumn('Page', (row) => (row.path === 'other' ? 'Other addresses' : row.path)),
+  figure('Visitors', (row) => row.visitors),
+  figure('Page views', (row) => row.pageviews),
+  figure('Entries', (row) => row.entries),
+  ...outcomeColumns<VisitPageRow>(),
+];
+
+type SourceRow = VisitsReport['sources'][number];
+const SOURCE_COLUMNS: Column<SourceRow>[] = [
+  nameColumn('Source', (row) => row.source),
+  figure('Visitors', (row) => row.visitors),
+  ...outcomeColumns<SourceRow>(),
+];
+
+type CampaignRow = VisitsReport['campaigns'][number];
+const CAMPAIGN_COLUMNS: Column<CampaignRow>[] = [
+  nameColumn('Campaign', (row) => row.campaign),
+  figure('Visitors', (row) => row.visitors),
+  ...outcomeColumns<CampaignRow>(),
+];
+
+type DeviceRow = VisitsReport['devices'][number];
+const DEVICE_NAMES: Partial<Record<string, string>> = { phone: 'Phone', tablet: 'Tablet', desktop: 'Desktop' };
+
+/** A table of figures under its heading: the first rows, and all of them on demand. */
+function FigureTable<T>({
+  title,
+  rows,
+  rowKey,
+  columns,
+  emptyText,
+}: {
+  title: string;
+  rows: T[];
+  rowKey: (row: T) => string;
+  columns: Column<T>[];
+  emptyText: string;
+}) {
+  const [all, setAll] = useState(false);
+  const shown = all ? rows : rows.slice(0, FIRST_ROWS);
+  return (
+    // Not a section: the table's own box is the region of this name.
+    <div className="grid min-w-0 content-start gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h4 className="text-lg font-bold">{title}</h4>
+        {rows.length > FIRST_ROWS && (
+          <Button variant="secondary" size="sm" aria-expanded={all} onClick={() => setAll(!all)}>
+            {all ? `Show the first ${FIRST_ROWS}` : `Show all ${count(rows.length)}`}
+            <span className="sr-only"> {title.toLowerCase()}</span>
+          </Button>
+        )}
+      </div>
+      {rows.length === 0 ? (
+        <p className="rounded-(--radius-card) bg-ink-50 p-5 text-sm text-ink-700 ring-1 ring-ink-100">{emptyText}</p>
+      ) : (
+        <RecordTable label={title} rows={shown} rowKey={rowKey} columns={columns} />
+      )}
+    </div>
+  );
+}
+
+/** The report's tables: top pages, sources, campaigns and devices. */
+export function VisitsTables({ report }: { report: VisitsReport }) {
+  const deviceVisitors = report.devices.reduce((sum, row) => sum + row.visitors, 0);
+  const deviceColumns: Column<DeviceRow>[] = [
+    nameColumn('Device', (row) => DEVICE_NAMES[row.device] ?? row.device),
+    figure('Visitors', (row) => row.visitors),
+    { header: 'Share', cell: (row) => share(row.visitors, deviceVisitors), numeric: true },
+  ];
+  return (
+    <>
+      <FigureTable
+        title="Top pages"
+        rows={report.pages}
+        rowKey={(row) => row.path}
+        columns={PAGE_COLUMNS}
+        emptyText="No page was visited in this range."
+      />
+      <FigureTable
+        title="Sources"
+        rows={report.sources}
+        rowKey={(row) => row.source}
+        columns={SOURCE_COLUMNS}
+        emptyText="No visit in this range."
+      />
+      <FigureTable
+        title="Campaigns"
+        rows={report.campaigns}
+        rowKey={(row) => row.campaign}
+        columns={CAMPAIGN_COLUMNS}
+        emptyText="No visit in this range came from a link with a utm_campaign parameter."
+      />
+      <FigureTable
+        title="Devices"
+        rows={report.devices}
+        rowKey={(row) => row.device}
+        columns={deviceColumns}
+        emptyText="No visit in this range."
+      />
+    </>
+  );
+}
