@@ -1,6 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { overview } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireAdmin } from './_lib/admin/session';
+import { dayIn } from './_lib/audience/days';
+import { getEnv } from './_lib/platform/env';
 import { endpoint, json, requireMethod } from './_lib/platform/http';
 import { getStore } from './_lib/store/get-store';
 
@@ -9,7 +11,8 @@ export default endpoint({ name: 'admin-overview', headers: ADMIN_HEADERS }, asyn
   requireMethod(req, ['GET']);
   await requireAdmin(req);
   const store = await getStore();
-  return json(200, await overview(store, new Date()));
+  const now = new Date();
+  return json(200, { ...(await overview(store, now)), today: dayIn(now, getEnv().SITE_TIME_ZONE) });
 });
 
 export const config: Config = { path: '/api/admin/overview' };

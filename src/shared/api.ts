@@ -85,6 +85,8 @@ export interface Overview {
   leads: ListPage<Lead>;
   /** Leads held as spam, waiting for the owner's look in the Spam section. */
   spam: { held: number };
+  /** Today in the site's time zone (SITE_TIME_ZONE), YYYY-MM-DD: where the Visits section's ranges end. */
+  today: string;
 }
 
 /**

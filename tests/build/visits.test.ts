@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import adminOverview from '../../functions/admin-overview';
 import adminVisits from '../../functions/admin-visits';
 import visitsCreate from '../../functions/visits-create';
 import { resetEnv } from '../../functions/_lib/platform/env';
@@ -257,6 +258,19 @@ describe('GET /api/admin/visits', () => {
     const { status, body } = await report(cookie, query);
     expect(status).toBe(400);
     expect(body.error).toContain(error);
+  });
+
+  test("the days are the site time zone's: today there is where the overview and the default range end", async () => {
+    process.env.SITE_TIME_ZONE = 'Pacific/Kiritimati';
+    resetEnv();
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Kiritimati' }).format(new Date());
+    const overview = (await (await call(adminOverview, '/api/admin/overview', { headers: { cookie } })).json()) as {
+      today: string;
+    };
+    expect(overview.today).toBe(today);
+    expect((await report(cookie)).body.to).toBe(today);
+    delete process.env.SITE_TIME_ZONE;
+    resetEnv();
   });
 
   test('a range of days, each of them, zeros included', async () => {

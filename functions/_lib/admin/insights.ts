@@ -106,7 +106,7 @@ export function campaignPage(counts: CampaignCounts, { page, q }: { page: number
 }
 
 /** Everything the dashboard's first view shows. Subscriber totals count confirmed subscribers. */
-export async function overview(store: StoreVerbs, now: Date): Promise<Overview> {
+export async function overview(store: StoreVerbs, now: Date): Promise<Omit<Overview, 'today'>> {
   const days = lastDays(now, CHART_DAYS);
   const data = await store.dashboard(days, { offset: 0, limit: PAGE_SIZE });
   const { subscriberTotal, leadTotal, subscriberDaily, confirmationDaily, leadDaily, subscribers, leads } = data;

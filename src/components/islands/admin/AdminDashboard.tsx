@@ -88,7 +88,7 @@ function Dashboard({ analyticsUrl, onLogout, onSessionEnd: onEnd }: DashboardPro
 
   const data = overview.data;
   const content: Record<SectionId, ReactNode> = {
-    visits: <Visits />,
+    visits: data && <Visits today={data.today} />,
     leads: <Leads initial={data?.leads} />,
     figures: data && <Figures data={data} />,
     campaigns: data && <Campaigns summary={data.campaigns} />,

@@ -100,13 +100,14 @@ function PerDay({ report }: { report: VisitsReport }) {
 }
 
 /**
- * The site's own audience figures over 7 days, 30 days or 12 months ending today, each total
+ * The site's own audience figures over 7 days, 30 days or 12 months ending `today` (in the site's
+ * time zone, as the dashboard's overview says), each total
  * against the period before: visitors, page views, leads, sign-ups and conversion; the days in a
  * chart; the pages, sources, campaigns and devices in tables.
  */
-export function Visits() {
+export function Visits({ today }: { today: string }) {
   const [days, setDays] = useState<RangeDays>(30);
-  const ranges = rangesEndingOn(new Date(), days);
+  const ranges = rangesEndingOn(today, days);
   // The last range stays on screen, dimmed, while the next one is on its way.
   const report = useQuery<VisitsReport>({ queryKey: [visitsUrl(ranges.current)], placeholderData: keepPreviousData });
   const before = useQuery<VisitsReport>({ queryKey: [visitsUrl(ranges.previous)], placeholderData: keepPreviousData });

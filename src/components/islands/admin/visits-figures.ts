@@ -19,12 +19,12 @@ const DAY_MS = 86_400_000;
 const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /**
- * The `days` days ending on `today`, and as many just before them, to compare with. The report's
- * days are the site's time zone's, which the browser does not know: today is the UTC date, the
- * same everywhere, so a range is the same for everyone at a given moment.
+ * The `days` days ending on `today` (YYYY-MM-DD), and as many just before them, to compare with.
+ * The report's days are the site's time zone's, which the browser does not know: the dashboard's
+ * overview says which day today is there.
  */
-export function rangesEndingOn(today: Date, days: number): { current: DayRange; previous: DayRange } {
-  const end = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+export function rangesEndingOn(today: string, days: number): { current: DayRange; previous: DayRange } {
+  const end = Date.parse(`${today}T00:00:00.000Z`);
   return {
     current: { from: isoDay(end - (days - 1) * DAY_MS), to: isoDay(end) },
     previous: { from: isoDay(end - (2 * days - 1) * DAY_MS), to: isoDay(end - days * DAY_MS) },
