@@ -56,6 +56,7 @@ export default defineConfig({
         UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:9',
         UPSTASH_REDIS_REST_TOKEN: 'unreachable',
         STORE_TIMEOUT_MS: '1500',
+        WEEKLY_REPORT: 'off',
       },
       url: `http://localhost:${E2E_BROKEN_PORT}/`,
       reuseExistingServer: false,

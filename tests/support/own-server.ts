@@ -11,12 +11,16 @@ import { E2E_ADMIN_PASSWORD, E2E_SESSION_SECRET, E2E_STORE_PREFIX } from './e2e-
 /** An empty store folder named after the spec, under the prefix the e2e teardown clears. */
 export const ownStoreFolder = (name: string) => mkdtempSync(path.join(tmpdir(), `${E2E_STORE_PREFIX}${name}-`));
 
-/** The production server over `folder`, with the run's admin password and session secret, and `env`. */
+/**
+ * The production server over `folder`, with the run's admin password and session secret, and `env`.
+ * Without the owner's weekly letter, as the run's shared server: the specs count the outbox.
+ */
 export const startServerAt = (folder: string, env: Record<string, string> = {}) =>
   startSiteServer({
     LOCAL_STORE_DIR: folder,
     ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
     SESSION_SECRET: E2E_SESSION_SECRET,
+    WEEKLY_REPORT: 'off',
     ...env,
   });
 
