@@ -1,6 +1,7 @@
 /**
  * Benchmarks the /api on the local production server: requests per second and p50/p99 latency
- * for a content GET, a newsletter subscription and a lead, with the embedded store and with Redis
+ * for a content GET, a newsletter subscription, a lead and a page view (each from a new visitor,
+ * so each opens a visit: the most a view writes), with the embedded store and with Redis
  * (a real redis-server behind the Upstash REST bridge the tests use, both in a process of their
  * own), each without and with delivery configured (SMTP_URL to a real SMTP server and a signed
  * webhook to a real receiver, both on 127.0.0.1: every subscription then sends a confirmation,
@@ -37,6 +38,10 @@
  * requests, the content GET included; the flat-out runs follow, one per checkout. Delivery is off
  * unless BENCH_DELIVERY says `on` or `both`. A last table gives, per store and endpoint, the p50,
  * the p99 with its range and the flat-out requests per second, baseline → current with the change.
+ *
+ * Last, the Redis commands one page view costs (Upstash bills each, those inside a script too),
+ * counted by redis-server itself (INFO commandstats) over page views that open a visit and page
+ * views that continue one.
  */
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
@@ -50,6 +55,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../harness/project.ts';
 import { loadCheckout, type Checkout } from './checkout.ts';
+import { importBundled } from '../harness/functions.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -99,8 +105,24 @@ interface Endpoint {
   path: string;
   /** A form's JSON body for a record of its own (`id`), sent with a proof of work; none: a GET. */
   body?: (id: string) => string;
+  /** A page's beacon rather than a form: text/plain, no proof of work, a browser's user agent. */
+  beacon?: boolean;
 }
-type Form = Required<Endpoint>;
+type Form = Endpoint & Required<Pick<Endpoint, 'body'>>;
+
+/** A browser's user agent, another for each `id`: each beacon is a new visitor's. */
+const browser = (id: string) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:${id}) Gecko/20100101 Firefox/145.0`;
+
+/** A request's headers and body: a form's JSON with its proof of work, or a page's beacon. */
+function requestOf(
+  { body, beacon }: Form,
+  id: string,
+  proof: string | undefined,
+): { headers: Record<string, string>; body: string } {
+  return beacon
+    ? { headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': browser(id) }, body: body(id) }
+    : { headers: { 'content-type': 'application/json' }, body: withProof(body(id), proof) };
+}
 
 async function measure(url: string, options: Partial<autocannon.Options>) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, ...options });
@@ -122,9 +144,10 @@ const percentile = (sorted: number[], p: number) =>
  * timed from its send to its answer. Unlike a closed loop of connections, a slow answer does not
  * slow the next request down, so the figures are the latency of each request at that rate.
  */
-async function steady(origin: string, checkout: Checkout, { path, body }: Endpoint, id: string, seconds = SECONDS) {
+async function steady(origin: string, checkout: Checkout, endpoint: Endpoint, id: string, seconds = SECONDS) {
+  const { path, body, beacon } = endpoint;
   const latencies: number[] = [];
-  const pool = body ? await checkout.proofs(Math.ceil(RATE * seconds * 1.1)) : [];
+  const pool = body && !beacon ? await checkout.proofs(Math.ceil(RATE * seconds * 1.1)) : [];
   const pending: Promise<void>[] = [];
   let failed = 0;
   const start = performance.now();
@@ -135,13 +158,7 @@ async function steady(origin: string, checkout: Checkout, { path, body }: Endpoi
     pending.push(
       fetch(
         `${origin}${path}`,
-        body
-          ? {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: withProof(body(`${id}-${index}`), pool.pop()),
-            }
-          : {},
+        body ? { method: 'POST', ...requestOf({ ...endpoint, body }, `${id}-${index}`, pool.pop()) } : {},
       ).then(
         async (response) => {
           await response.arrayBuffer();
@@ -180,10 +197,19 @@ const lead = (id: string) =>
     page: '/contact',
     attribution: { utm_source: 'bench', utm_campaign: 'load' },
   });
+const pageView = (id: string) =>
+  JSON.stringify({
+    path: '/zoho',
+    referrer: 'www.linkedin.com',
+    utm_source: 'linkedin',
+    utm_campaign: `bench-${id.length}`,
+  });
 const CONTENT: Endpoint = { label: 'GET /api/sectors', path: '/api/sectors' };
+const PAGE_VIEW: Form = { label: 'POST /api/visits', path: '/api/visits', body: pageView, beacon: true };
 const FORMS: Form[] = [
   { label: 'POST /api/newsletter/subscribe', path: '/api/newsletter/subscribe', body: subscriber },
   { label: 'POST /api/leads/create', path: '/api/leads/create', body: lead },
+  PAGE_VIEW,
 ];
 /**
  * The endpoints timed at a steady rate: the forms, whose answers delivery could slow down, and
@@ -199,6 +225,7 @@ async function withServer<T>(
   const server = await checkout.startSiteServer({
     ...env,
     RATE_LIMIT_PER_MINUTE: '1000000',
+    VISITS_PER_MINUTE: '10000',
     SESSION_SECRET: process.env.SESSION_SECRET ?? '',
   });
   try {
@@ -232,24 +259,20 @@ async function flatOut(store: string, setting: Setting, env: Record<string, stri
       { store, setting, endpoint: CONTENT.label, ...(await measure(`${origin}${CONTENT.path}`, {})) },
     ];
     const run = Date.now();
-    for (const { label, path, body } of FORMS) {
-      const pool = await setting.checkout.proofs(PROOFS_PER_SECOND * SECONDS);
+    for (const form of FORMS) {
+      const pool = form.beacon ? [] : await setting.checkout.proofs(PROOFS_PER_SECOND * SECONDS);
       let sent = 0;
-      const figures = await measure(`${origin}${path}`, {
+      const figures = await measure(`${origin}${form.path}`, {
         requests: [
           {
             method: 'POST',
-            path,
-            headers: { 'content-type': 'application/json' },
-            // Every request a new record, with a proof of work of its own.
-            setupRequest: (request) => ({
-              ...request,
-              body: withProof(body(`max-${run}-${(sent += 1)}`), pool.pop()),
-            }),
+            path: form.path,
+            // Every request a new record (or visitor), a form's with a proof of work of its own.
+            setupRequest: (request) => ({ ...request, ...requestOf(form, `max-${run}-${(sent += 1)}`, pool.pop()) }),
           },
         ],
       });
-      rows.push({ store, setting, endpoint: label, ...figures });
+      rows.push({ store, setting, endpoint: form.label, ...figures });
     }
     return rows;
   });
@@ -367,18 +390,86 @@ try {
 const store = peerProcess('store-peers.ts');
 const bridge = await store.nextLine();
 const redisEnv = { UPSTASH_REDIS_REST_URL: String(bridge.url), UPSTASH_REDIS_REST_TOKEN: String(bridge.token) };
+/** One Redis command through the bridge, as @upstash/redis sends it. */
+async function redisCommand(command: string[]): Promise<unknown> {
+  const answer = await fetch(redisEnv.UPSTASH_REDIS_REST_URL, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${redisEnv.UPSTASH_REDIS_REST_TOKEN}` },
+    body: JSON.stringify(command),
+  });
+  if (!answer.ok) throw new Error(`${command[0]} through the bridge answered ${answer.status}`);
+  return ((await answer.json()) as { result: unknown }).result;
+}
+
+/** Every command redis-server ran since its counts were reset, scripts' own commands included. */
+async function commandsRun(): Promise<Map<string, number>> {
+  const info = String(await redisCommand(['INFO', 'commandstats']));
+  const counts = new Map<string, number>();
+  for (const [, name = '', calls = '0'] of info.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm))
+    if (!['info', 'config|resetstat'].includes(name)) counts.set(name, Number(calls));
+  return counts;
+}
+
+/**
+ * What Upstash bills for one page view: the commands of `views` page views, each the one commit
+ * the endpoint makes (its per-client limit included; the day's salt is read once a day by each
+ * instance, left out), made through the store's own code and counted by redis-server, per view.
+ * Straight to the store rather than through a server, whose sweep would add its own commands.
+ * `sameVisitor`: each continues one visit, else each opens one.
+ */
+async function commandsPerView(views: number, sameVisitor: boolean) {
+  const [{ createUpstashClient, redisBackend }, { visitVerbs }] = await Promise.all([
+    importBundled<typeof import('../../functions/_lib/store/redis/backend.ts')>(
+      PROJECT_ROOT,
+      'functions/_lib/store/redis/backend.ts',
+    ),
+    importBundled<typeof import('../../functions/_lib/store/visits.ts')>(
+      PROJECT_ROOT,
+      'functions/_lib/store/visits.ts',
+    ),
+  ]);
+  const client = createUpstashClient({
+    url: redisEnv.UPSTASH_REDIS_REST_URL,
+    token: redisEnv.UPSTASH_REDIS_REST_TOKEN,
+    timeoutMs: 5000,
+  });
+  const visits = visitVerbs(redisBackend(client));
+  const view = (index: number) =>
+    visits.recordPageView(
+      {
+        day: '2026-11-30',
+        visitor: sameVisitor ? 'one-visitor' : `visitor-${index}`,
+        path: '/zoho',
+        source: 'linkedin.com',
+        campaign: 'autumn',
+        device: 'phone',
+      },
+      // Each view its own client: the per-client limit counts every one of them.
+      { client: `client-${index}`, perMinute: 120 },
+    );
+  await redisCommand(['FLUSHALL']);
+  await view(-1);
+  await redisCommand(['CONFIG', 'RESETSTAT']);
+  for (let index = 0; index < views; index += 1) await view(index);
+  const counts = await commandsRun();
+  const total = [...counts.values()].reduce((sum, calls) => sum + calls, 0);
+  const each = [...counts].map(([name, calls]) => `${name} ${(calls / views).toFixed(1)}`).join(', ');
+  return { total: total / views, each };
+}
+
+let commandCounts: { visit: string; commands: number; which: string }[] | undefined;
 try {
-  rows.push(
-    ...(await benchStore('redis (REST bridge)', async () => {
-      const flushed = await fetch(redisEnv.UPSTASH_REDIS_REST_URL, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${redisEnv.UPSTASH_REDIS_REST_TOKEN}` },
-        body: JSON.stringify(['FLUSHALL']),
-      });
-      if (!flushed.ok) throw new Error(`FLUSHALL through the bridge answered ${flushed.status}`);
-      return redisEnv;
-    })),
-  );
+  const flush = async () => {
+    await redisCommand(['FLUSHALL']);
+    return redisEnv;
+  };
+  rows.push(...(await benchStore('redis (REST bridge)', flush)));
+  const opening = await commandsPerView(200, false);
+  const continuing = await commandsPerView(200, true);
+  commandCounts = [
+    { visit: 'a view that opens a visit', commands: opening.total, which: opening.each },
+    { visit: 'a view within a visit', commands: continuing.total, which: continuing.each },
+  ];
 } finally {
   await store.stop();
 }
@@ -471,6 +562,8 @@ if (baseline) {
 }
 if (DELIVERY !== 'off')
   console.log(`\nDelivered during the runs with delivery on: ${mails} e-mails, ${webhooks} webhooks`);
+console.log('\nRedis commands per page view, counted by redis-server (INFO commandstats; Upstash bills each one)\n');
+console.table(commandCounts ?? []);
 console.log('\nFunction bundles (esbuild, dependencies included, not minified)\n');
 console.table(
   (await functionSizes()).map((size) => ({

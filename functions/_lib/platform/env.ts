@@ -88,7 +88,7 @@ export const EnvSchema = z
       z.string().refine(isTimeZone, 'must be an IANA time zone name such as Europe/Paris or UTC').default('UTC'),
     ),
     /** Page views counted per client per minute; past it, more are answered but not counted. */
-    VISITS_PER_MINUTE: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(10_000).default(120)),
+    VISITS_PER_MINUTE: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(120)),
     /** `off` stops the owner's weekly letter of visits and leads. */
     WEEKLY_REPORT: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),
     /** The site's build hook (Netlify: Site configuration → Build hooks), called daily so scheduled posts go live. */
