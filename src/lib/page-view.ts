@@ -1,6 +1,6 @@
 /**
- * The page view's report (POST /api/visits): once the page has loaded, never before its largest
- * paint, one beacon with the path, the referring site and the campaign in the address. Nothing is
+ * The page view's report (POST /api/visits): once the page has loaded and painted, never before
+ * its largest paint, one beacon with the path, the referring site and the campaign in the address. Nothing is
  * kept in the browser; the server counts the view under a hash it cannot turn back into a person.
  */
 import { VISITS_PATH } from '../shared/pages';
@@ -22,8 +22,25 @@ function send(): void {
   navigator.sendBeacon?.(VISITS_PATH, body);
 }
 
+/**
+ * Once the page's largest paint so far is on screen (the browser reports it after presenting it;
+ * on a fast connection that can be after the load event), or, where the browser reports no such
+ * paint, after the next frame. A tab opened in the background paints, and so reports, once shown.
+ */
+function afterPaint(): void {
+  if (!PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) {
+    requestAnimationFrame(() => setTimeout(send));
+    return;
+  }
+  const observer = new PerformanceObserver(() => {
+    observer.disconnect();
+    setTimeout(send);
+  });
+  observer.observe({ type: 'largest-contentful-paint', buffered: true });
+}
+
 export function reportPageView(): void {
   if (skipped()) return;
-  if (document.readyState === 'complete') send();
-  else addEventListener('load', send, { once: true });
+  if (document.readyState === 'complete') afterPaint();
+  else addEventListener('load', afterPaint, { once: true });
 }
