@@ -125,12 +125,12 @@ describe.each(backends)('the weekly letter on %s', (_name, backend) => {
     expect(letters).toHaveLength(1);
     const mail = await simpleParser(readFileSync(path.join(outbox, letters[0] ?? '')));
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.text : '').toBe(OWNER);
-    expect(mail.subject).toMatch(/week of 23 Nov: 42 visitors, 1 leads/);
+    expect(mail.subject).toMatch(/week of 23 Nov: 42 visitors, 1 lead$/);
     const text = mail.text ?? '';
     expect(text).toContain('Visitors: 42 (week before: 4, +950 %)');
     expect(text).toContain('Leads: 1 (week before: 0, new)');
-    expect(text).toMatch(/\/zoho: 21 visitors, 1 leads, 5 % became leads/);
-    expect(text).toMatch(/linkedin: 21 visitors, 1 leads/);
+    expect(text).toMatch(/\/zoho: 21 visitors, 1 lead, 5 % became leads/);
+    expect(text).toMatch(/linkedin: 21 visitors, 1 lead,/);
     expect(text).toContain('/admin/insights#visits');
   });
 

@@ -13,6 +13,8 @@ export interface SendingLine {
 }
 
 const number = (value: number) => value.toLocaleString('en-GB');
+/** `1 lead`, `3 leads`. */
+const counted = (value: number, noun: string) => `${number(value)} ${noun}${value === 1 ? '' : 's'}`;
 
 /** `+25 %`, `-10 %`, `no change`, or `new` when the week before had none. */
 export function change(now: number, before: number): string {
@@ -66,7 +68,7 @@ export function weeklyReport(
             .slice(0, 5)
             .map((page): [string, string] => [
               page.path,
-              `${number(page.visitors)} visitors, ${number(page.leads)} leads${rate(page.leads, page.visitors)}`,
+              `${counted(page.visitors, 'visitor')}, ${counted(page.leads, 'lead')}${rate(page.leads, page.visitors)}`,
             ])
         : [['No page views', 'none were counted last week']],
     },
@@ -78,7 +80,7 @@ export function weeklyReport(
             .slice(0, 5)
             .map((source): [string, string] => [
               source.source,
-              `${number(source.visitors)} visitors, ${number(source.leads)} leads${rate(source.leads, source.visitors)}`,
+              `${counted(source.visitors, 'visitor')}, ${counted(source.leads, 'lead')}${rate(source.leads, source.visitors)}`,
             ])
         : [['No visits', 'none were counted last week']],
     },
@@ -107,7 +109,7 @@ export function weeklyReport(
     message: {
       channel: 'mail',
       to: notifyTo,
-      subject: `${site.name}, week of ${shortDate(week.from)}: ${number(totals.visitors)} visitors, ${number(totals.leads)} leads`,
+      subject: `${site.name}, week of ${shortDate(week.from)}: ${counted(totals.visitors, 'visitor')}, ${counted(totals.leads, 'lead')}`,
       ...mail,
     },
     // Once for each week, however many sweeps find it due.
