@@ -189,7 +189,14 @@ describe('the layout', () => {
     try {
       expect(migrated.prepare('PRAGMA user_version').get()).toEqual({ user_version: LAYOUT_VERSION });
       const tables = migrated.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
-      expect(tables.map((table) => table.name)).toEqual(['counters', 'idx', 'kv', 'lists', 'tallies']);
+      expect(tables.map((table) => table.name)).toEqual([
+        'counters',
+        'distinct_members',
+        'idx',
+        'kv',
+        'lists',
+        'tallies',
+      ]);
       expect(layoutOf(migrated)).toEqual(layoutOf(fresh));
     } finally {
       migrated.close();
@@ -256,6 +263,22 @@ describe('the layout', () => {
     expect(again).toMatchObject({ record: { id: 'lead-1' }, repeated: true });
     // The list kept its order.
     expect(await store.deleteLead('lead-1')).toEqual({ entries: ['entry-1', 'entry-2'] });
+    store.close();
+    await expectThisLayout();
+  });
+
+  test('a database of the layout before distinct sets (version 101) gains them and keeps every record', async () => {
+    const first = open();
+    await first.createLead({ name: 'Ada', email: 'ada@example.com', source: 'contact_form' }, new Date());
+    first.close();
+    const old = database();
+    old.exec('DROP INDEX distinct_members_expiry; DROP TABLE distinct_members; PRAGMA user_version = 101');
+    old.close();
+
+    const store = open();
+    expect((await store.listLeads({ offset: 0, limit: 10 })).map((lead) => lead.name)).toEqual(['Ada']);
+    await store.recordPageView({ day: '2026-11-20', visitor: 'v', path: '/', source: 'Direct', device: 'phone' });
+    expect((await store.visitDays(['2026-11-20'], '2000-01-01'))[0]?.visitors).toBe(1);
     store.close();
     await expectThisLayout();
   });

@@ -18,6 +18,9 @@ export const ENV_KEYS = [
   'SESSION_SECRET',
   'MAIL_RATE_PER_MINUTE',
   'NEWSLETTER_AUTO_SEND_HOURS',
+  'WEEKLY_REPORT',
+  'SITE_TIME_ZONE',
+  'VISITS_PER_MINUTE',
 ];
 
 type Handler = typeof adminLogin;
