@@ -89,9 +89,12 @@ export async function visitsReport(from: string, to: string, context: ReportCont
     addTo(conversions.sources, touch.source, kind);
     addTo(conversions.campaigns, touch.campaign, kind);
   };
-  for (const lead of records.leads) if (inRange(lead.createdAt)) count(lead.attribution, 'leads');
-  for (const subscriber of records.subscribers)
-    if (inRange(subscriber.createdAt) && subscriber.consent.confirmedAt) count(subscriber.attribution, 'subscribers');
+  const leads = records.leads.filter((lead) => inRange(lead.createdAt));
+  const subscribers = records.subscribers.filter(
+    (subscriber) => inRange(subscriber.createdAt) && subscriber.consent.confirmedAt,
+  );
+  for (const lead of leads) count(lead.attribution, 'leads');
+  for (const subscriber of subscribers) count(subscriber.attribution, 'subscribers');
 
   const sum = {
     pages: countTable<{ views: number; visitors: number }>(),
@@ -134,10 +137,8 @@ export async function visitsReport(from: string, to: string, context: ReportCont
   const totals = {
     visitors: days.reduce((total, day) => total + day.visitors, 0),
     pageviews: days.reduce((total, day) => total + day.pageviews, 0),
-    leads: records.leads.filter((lead) => inRange(lead.createdAt)).length,
-    subscribers: records.subscribers.filter(
-      (subscriber) => inRange(subscriber.createdAt) && subscriber.consent.confirmedAt,
-    ).length,
+    leads: leads.length,
+    subscribers: subscribers.length,
   };
   return {
     from,
