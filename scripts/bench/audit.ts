@@ -3,8 +3,9 @@
  * simulated throttling, 5 runs per page, medians. Prints a table, writes the JSON reports to
  * reports/lighthouse/ (git-ignored) and exits non-zero when a budget is missed.
  *
- * The floor is the fastest page possible (floor-page.ts), written into dist/ and served by the
- * same server under the same throttling: it is audited first, and again before each run of every
+ * The floor is the fastest whole document possible (floor-page.ts: text that links a stylesheet,
+ * the icon and the manifest, as every page must), written into dist/ and served by the same
+ * server under the same throttling: it is audited first, and again before each run of every
  * public page. Each public page's LCP is budgeted as a ratio to the median of all those floor runs
  * (over 100: the floor's noise all but drops out of the ratio, and being spread over the whole
  * audit they follow the machine as it drifts); its ratio to the floor runs beside its own is shown
@@ -23,7 +24,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { startSiteServer } from '../harness/site-server.ts';
-import { FLOOR_FILE, floorPage } from './floor-page.ts';
+import { BARE_FILE, FLOOR_FILE, FLOOR_STYLESHEET, floorPage, floorStylesheet } from './floor-page.ts';
 import { PAGE_TYPES, type PageType } from './page-types.ts';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../harness/chromium.ts';
 import { PROJECT_ROOT } from '../harness/project.ts';
@@ -44,7 +45,7 @@ const KB = 1024;
 /** `lcpToFloor` applies to public pages; the login and 404 pages, which no one is sent to by a search, keep `lcp`. */
 const BUDGET = {
   score: 100,
-  /** Every public page within a tenth of the fastest page the network allows. */
+  /** Every public page within a tenth of the fastest whole document the network allows. */
   lcpToFloor: 1.1,
   lcp: 1200,
   tbt: 30,
@@ -106,7 +107,17 @@ const FLOOR: PageType = { name: 'floor', route: `/${FLOOR_FILE}`, noindex: true 
  * both sides, so its LCP/floor is what this run's noise alone makes of a ratio. Not budgeted.
  */
 const CONTROL: PageType = { name: 'floor as a page', route: FLOOR.route, noindex: true };
-const floorFile = path.join(PROJECT_ROOT, 'dist', FLOOR_FILE);
+/**
+ * The floor's text with its CSS inline and nothing linked, audited once: the fastest page
+ * possible, which no whole page can be. Not budgeted; what the floor pays over it is what linking
+ * a stylesheet and a manifest costs on this network.
+ */
+const BARE: PageType = { name: 'bare floor', route: `/${BARE_FILE}`, noindex: true };
+const floorFiles = {
+  [FLOOR_FILE]: floorPage(),
+  [FLOOR_STYLESHEET]: floorStylesheet(),
+  [BARE_FILE]: floorPage({ bare: true }),
+};
 
 const server = await startSiteServer({
   // No weekly letter: its figures would be worked out as the audit starts.
@@ -286,9 +297,10 @@ const rows = [];
 const misses: string[] = [];
 /** Budgets the floor itself misses: a page's miss of these says more about the machine than the page. */
 const floorMisses: string[] = [];
-writeFileSync(floorFile, floorPage());
+for (const [name, text] of Object.entries(floorFiles)) writeFileSync(path.join(PROJECT_ROOT, 'dist', name), text);
 let serverMs = 0;
 let allFloorsMs: number | undefined;
+let bare: Awaited<ReturnType<typeof audit>> | undefined;
 try {
   serverMs = await serverResponseMs(`${server.origin}${FLOOR.route}`);
   const floor = await audit(FLOOR);
@@ -297,6 +309,8 @@ try {
   if (floor.perf < BUDGET.score) floorMisses.push(`performance ${floor.perf} (budget ${BUDGET.score})`);
   const control = await audit(CONTROL, FLOOR);
   rows.push(control);
+  bare = await audit(BARE);
+  rows.push(bare);
   /** The public pages' rows, whose LCP is budgeted against every floor run once all are in. */
   const publicRows = [control];
   for (const page of pages) {
@@ -333,7 +347,7 @@ try {
 } finally {
   chrome.kill();
   await server.stop();
-  rmSync(floorFile, { force: true });
+  for (const name of Object.keys(floorFiles)) rmSync(path.join(PROJECT_ROOT, 'dist', name), { force: true });
 }
 
 console.log(
@@ -343,6 +357,12 @@ console.table(rows);
 console.log(
   `\nThe floor page, median of all its ${allFloorLcps.length} runs: ${allFloorsMs} ms. Every run is simulated with the local server answering in ${serverMs.toFixed(1)} ms (the median of 21 requests for the floor page before the audit), the same for every request and page.`,
 );
+if (bare && allFloorsMs) {
+  const home = rows.find((row) => row.page === 'home');
+  console.log(
+    `\nThe bare floor, the same text with its CSS inline and nothing linked, reads ${bare['LCP ms']} ms: the floor pays ${allFloorsMs - bare['LCP ms']} ms for linking its stylesheet, icon and manifest.${home ? ` Over the bare floor, home reads ${(home['LCP ms'] / bare['LCP ms']).toFixed(2)} ×.` : ''}`,
+  );
+}
 console.log(
   `\nThis machine's CPU, as Lighthouse measures it (benchmarkIndex, median of ${benchmarkIndexes.length} runs): ${Math.round(median(benchmarkIndexes))}. Lighthouse's 4× slowdown is meant for a machine of 1,500 to 2,000, where it makes a mid-tier phone; a machine below that makes a slower phone and widens every LCP/floor, one above it a faster phone. Compare audits made on machines of about the same index.`,
 );
