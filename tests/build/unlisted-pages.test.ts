@@ -94,7 +94,9 @@ describe.each(GUIDES)('the guide at %s', (pathname) => {
   });
 
   test('has a Save as PDF / Print button, shown and wired by a bundled script, with no inline handler', () => {
-    expect(html).toMatch(/<button type="button" hidden data-print-page[^>]*>[\s\S]*?Save as PDF \/ Print<\/button>/);
+    expect(html).toMatch(
+      /<button type="button" data-print-page class="[^"]*\binvisible\b[^>]*>[\s\S]*?Save as PDF \/ Print<\/button>/,
+    );
     // The page's scripts, written into it or served as files.
     const scripts = [...html.matchAll(/<script type="module"(?: src="\/(_astro\/[^"]+)")?>([\s\S]*?)<\/script>/g)].map(
       ([, src, body]) => (src ? read(src) : (body ?? '')),

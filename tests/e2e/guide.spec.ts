@@ -38,6 +38,24 @@ test.describe('the guide sent to Zoho guide leads', () => {
     await expect(page.locator('html')).toHaveAttribute('data-print-requested', 'true');
   });
 
+  test('keeps the place of its print button while the script that shows it loads', async ({ browser }) => {
+    // On a phone the button wraps under the date: were its place left empty until the script ran,
+    // the guide's text would move down when it appeared.
+    const heights = [];
+    for (const javaScriptEnabled of [false, true]) {
+      const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      await page.goto(GUIDE);
+      const print = page.getByRole('button', { name: 'Save as PDF / Print', includeHidden: true });
+      if (javaScriptEnabled) await expect(print).toBeVisible();
+      else await expect(print).toBeHidden();
+      heights.push(await page.locator('article > header').evaluate((header) => header.getBoundingClientRect().height));
+      await context.close();
+    }
+    expect(heights[0]).toBeGreaterThan(0);
+    expect(heights[0]).toBe(heights[1]);
+  });
+
   test('prints without the site around it, with the address of every outside link', async ({ page }) => {
     await page.goto(GUIDE);
     await expect(page.getByRole('button', { name: 'Save as PDF / Print' })).toBeVisible();
