@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { storedLead, uniqueEmail } from '../support/e2e-env';
 
 const dialogOf = (page: Page) => page.getByRole('dialog', { name: 'Contact Us / Request Demo' });
 
@@ -58,5 +59,27 @@ test.describe('contact dialog', () => {
     await expect(dialogOf(page)).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(opener).toBeFocused();
+  });
+});
+
+test.describe('contact dialog on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('a sent message is answered where the person can see it', async ({ page }) => {
+    const email = uniqueEmail('dialog-phone');
+    await page.goto('/');
+    await page.getByRole('main').getByRole('button', { name: 'Contact Us' }).click();
+    const dialog = dialogOf(page);
+    await dialog.getByLabel('Name').fill('Mary Jackson');
+    await dialog.getByLabel('E-mail').fill(email);
+    await dialog.getByLabel('How can we help?').fill('Our invoices are typed by hand twice a week.');
+    await dialog.getByRole('button', { name: 'Send message' }).click();
+    const answer = dialog.getByRole('status');
+    await expect(answer).toHaveText(
+      'Thank you! Your message is on its way. We reply to every message within 24 hours.',
+    );
+    // Seen, not only announced: the whole message inside the dialog's scrolling area and the screen.
+    await expect(answer).toBeInViewport({ ratio: 1 });
+    expect(await storedLead(email)).toMatchObject({ name: 'Mary Jackson', source: 'contact_form' });
   });
 });

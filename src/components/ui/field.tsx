@@ -97,13 +97,27 @@ export function FormResult({
   success: string;
   failure: string;
 }) {
+  const shown = React.useRef<HTMLParagraphElement>(null);
+  // The answer appears under the button, which in a dialog on a phone is the bottom of a scrolling
+  // area: brought into view, so that it is seen and not only announced.
+  React.useEffect(() => {
+    shown.current?.scrollIntoView({ block: 'nearest' });
+  }, [result]);
   return (
     <>
       <div role="status" className="empty:hidden">
-        {result === 'success' && <p className={messageClass('success')}>{success}</p>}
+        {result === 'success' && (
+          <p ref={shown} className={messageClass('success')}>
+            {success}
+          </p>
+        )}
       </div>
       <div role="alert" className="empty:hidden">
-        {result === 'error' && <p className={messageClass('error')}>{failure}</p>}
+        {result === 'error' && (
+          <p ref={shown} className={messageClass('error')}>
+            {failure}
+          </p>
+        )}
       </div>
     </>
   );
