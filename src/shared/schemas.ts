@@ -12,7 +12,8 @@ z.config({ jitless: true });
 export const LIMITS = {
   email: 254,
   name: 100,
-  fullName: 200,
+  /** A whole name: as long as the longest first and last name the guide form joins with a space. */
+  fullName: 201,
   company: 150,
   notes: 5000,
   /** Request bodies larger than this are refused with 413. */

@@ -291,6 +291,21 @@ test.describe('Zoho guide form', () => {
     await expect(form.getByLabel('First name')).toHaveValue('');
     expect(await storedLead(email)).toMatchObject({ name: 'Katherine Johnson', source: 'zoho_guide' });
   });
+
+  test('takes the longest first and last names its fields accept', async ({ page }) => {
+    const email = uniqueEmail('guide-long');
+    await page.goto('/zoho');
+    const form = page.getByRole('form', { name: 'Request the Zoho guide' });
+    // Typed past the limit: each field keeps its first 100 characters.
+    await form.getByLabel('First name').fill('F'.repeat(150));
+    await form.getByLabel('Last name').fill('L'.repeat(150));
+    await form.getByLabel('E-mail').fill(email);
+    await form.getByRole('button', { name: 'Send me the guide' }).click();
+    await expect(form.getByRole('status')).toHaveText(
+      'Thank you for subscribing! Your guide will be sent to your email.',
+    );
+    expect(await storedLead(email)).toMatchObject({ name: `${'F'.repeat(100)} ${'L'.repeat(100)}` });
+  });
 });
 
 test.describe('a submission retried after a failure', () => {

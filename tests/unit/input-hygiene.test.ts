@@ -11,6 +11,7 @@ import {
   ContactForm,
   Email,
   LeadRequest,
+  LIMITS,
   NewsletterSubscribeRequest,
   SOURCES,
   SubscriberRequest,
@@ -23,6 +24,14 @@ function messages(result: { success: boolean; error?: { issues: { path: Property
 }
 
 describe('names and messages', () => {
+  test('a lead holds the longest first and last name the guide form joins with a space', () => {
+    const longest = `${'F'.repeat(LIMITS.name)} ${'L'.repeat(LIMITS.name)}`;
+    expect(LeadRequest.safeParse({ ...LEAD, name: longest }).success).toBe(true);
+    expect(messages(LeadRequest.safeParse({ ...LEAD, name: `${longest}L` }))).toEqual({
+      name: `At most ${LIMITS.fullName} characters`,
+    });
+  });
+
   test.each([
     ['zero-width spaces only', '\u200b\u200b\u200b'],
     ['a word joiner and spaces', ' \u2060 \u2060 '],
