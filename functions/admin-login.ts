@@ -10,7 +10,15 @@ import {
   secureCookie,
 } from './_lib/admin/session';
 import { requireClientKey } from './_lib/forms/client';
-import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/platform/http';
+import {
+  endpoint,
+  errorResponse,
+  json,
+  parseWith,
+  readJsonBody,
+  requireMethod,
+  tooManyRequests,
+} from './_lib/platform/http';
 import { getStore } from './_lib/store/get-store';
 import { AdminLoginRequest } from '../src/shared/schemas';
 
@@ -33,12 +41,7 @@ export default endpoint({ name: 'admin-login', headers: ADMIN_HEADERS }, async (
   // refused even with the right password. If the count cannot be made in time, the store throws
   // and the login is refused (503), never let through.
   const attempts = await store.countLoginAttempt(client, LOGIN_WINDOW_SECONDS, now);
-  if (attempts.count > MAX_LOGIN_ATTEMPTS) {
-    const seconds = Math.max(1, Math.ceil((attempts.resetAt - now.getTime()) / 1000));
-    return errorResponse(429, `Too many failed attempts. Try again in ${Math.ceil(seconds / 60)} minutes.`, {
-      headers: { 'Retry-After': String(seconds) },
-    });
-  }
+  if (attempts.count > MAX_LOGIN_ATTEMPTS) return tooManyRequests('failed attempts', attempts.resetAt, now.getTime());
   if (!(await config.checkPassword(password))) return errorResponse(401, 'Invalid password');
 
   // The right password: the attempts before it no longer count against this client.

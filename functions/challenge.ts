@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { requireClientKey } from './_lib/forms/client';
-import { endpoint, errorResponse, json, requireMethod } from './_lib/platform/http';
+import { endpoint, json, requireMethod, tooManyRequests } from './_lib/platform/http';
 import { newChallenge } from './_lib/forms/proof-of-work';
 import { getRateLimiter } from './_lib/store/get-store';
 import { StoreUnavailableError } from './_lib/store/errors';
@@ -19,12 +19,7 @@ export default endpoint({ name: 'challenge', headers: { 'Cache-Control': 'no-sto
     console.error(`[challenge] rate limit skipped, store unavailable: ${error.message}`);
     return undefined;
   });
-  if (limit && !limit.success) {
-    const seconds = Math.max(1, Math.ceil((limit.reset - Date.now()) / 1000));
-    return errorResponse(429, `Too many challenges. Please try again in ${seconds} seconds.`, {
-      headers: { 'Retry-After': String(seconds) },
-    });
-  }
+  if (limit && !limit.success) return tooManyRequests('challenges', limit.reset);
   return json(200, await newChallenge());
 });
 

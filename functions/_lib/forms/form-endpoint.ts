@@ -22,6 +22,7 @@ import {
   parseWith,
   readJsonBody,
   requireMethod,
+  tooManyRequests,
   type Handler,
 } from '../platform/http';
 import { PROOF_OF_WORK_FIELD } from '../../../src/shared/proof-of-work';
@@ -110,12 +111,7 @@ export function formHandler<S extends z.ZodType<FormFields>>(form: FormEndpoint<
     const body = await readJsonBody(req);
 
     const limit = await limiter.limit(`${form.name}:${client}`);
-    if (!limit.success) {
-      const seconds = Math.max(1, Math.ceil((limit.reset - Date.now()) / 1000));
-      return errorResponse(429, `Too many submissions. Please try again in ${seconds} seconds.`, {
-        headers: { 'Retry-After': String(seconds) },
-      });
-    }
+    if (!limit.success) return tooManyRequests('submissions', limit.reset);
 
     const data = parseWith(form.schema, body);
     const now = new Date();

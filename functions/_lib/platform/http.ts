@@ -34,6 +34,20 @@ export function errorResponse(
   return json(status, { error, ...rest }, headers);
 }
 
+/** How long a 429 asks a person to wait, in words: "1 second", "40 seconds", "15 minutes". */
+export function waitInWords(seconds: number): string {
+  const [count, unit] = seconds < 60 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+/** 429 for a limit that resets at `resetAt` (ms since the epoch): the wait in words and in Retry-After. */
+export function tooManyRequests(what: string, resetAt: number, now = Date.now()): Response {
+  const seconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
+  return errorResponse(429, `Too many ${what}. Please try again in ${waitInWords(seconds)}.`, {
+    headers: { 'Retry-After': String(seconds) },
+  });
+}
+
 /** Thrown by the checks below; carries the response to send. */
 export class HttpError extends Error {
   constructor(readonly response: Response) {
