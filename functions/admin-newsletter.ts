@@ -146,7 +146,9 @@ export default endpoint({ name: 'admin-newsletter', headers: ADMIN_HEADERS }, as
   parseWith(NewsletterActionRequest, await readJsonBody(req));
   const known = async () => (await store.mailings([ref.id])).get(ref.id);
   if (action === 'send') {
-    await store.requestMailing(ref, 'owner', origin, now);
+    const { record } = await store.requestMailing(ref, 'owner', origin, now);
+    if (record.status === 'skipped')
+      throw new HttpError(errorResponse(409, 'It was declined (Don’t send), which cannot be undone'));
     return json(200, { ok: true, item: itemOf(mailing, await known(), undefined, now) });
   }
   if (!(await store.skipMailing(ref, now)))

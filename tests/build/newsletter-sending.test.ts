@@ -246,6 +246,12 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
     });
     await press(cookie, mailingId(issue), 'send');
     expect((await press(cookie, mailingId(issue), 'skip')).status).toBe(409);
+    // Nor sent once declined: "Never e-mail it" holds for the API as for the page.
+    expect(await press(cookie, mailingId(post), 'send')).toMatchObject({
+      status: 409,
+      body: { error: 'It was declined (Don’t send), which cannot be undone' },
+    });
+    expect(await store.mailingsFanningOut()).toEqual([mailingId(issue)]);
 
     // From another site, nothing happens.
     const crossSite = await call(adminNewsletter, `/api/admin/newsletter/${mailingId(post)}/send`, {

@@ -1102,6 +1102,20 @@ describe.each([
     expect((await adapter.dump()).filter((line) => line.includes('outreach-jane-doe'))).toEqual([]);
   });
 
+  test('"Don\'t send" is for good, and so is a send: neither undoes the other', async () => {
+    const store = await adapter.fresh();
+    const declined = { id: 'post-a', subject: 'Post A' };
+    const sent = { id: 'issue-1', subject: 'Issue 1' };
+    expect(await store.skipMailing(declined, NOW)).toMatchObject({ status: 'skipped' });
+    expect(await store.requestMailing(declined, 'owner', 'https://example.com', LATER)).toMatchObject({
+      record: { status: 'skipped' },
+      started: false,
+    });
+    expect(await store.requestMailing(sent, 'owner', 'https://example.com', LATER)).toMatchObject({ started: true });
+    expect(await store.skipMailing(sent, LATER)).toBeUndefined();
+    expect(await store.mailingsFanningOut()).toEqual(['issue-1']);
+  });
+
   test("the dashboard counts the newsletter's waiting e-mails with the rest of the outbox", async () => {
     const store = await adapter.fresh();
     const reader = { email: 'reader@example.com', firstName: 'Reader', source: 'website_footer' };

@@ -76,8 +76,8 @@ export function mailingVerbs(backend: Backend) {
     },
 
     /**
-     * Asks for a mailing to be sent (again nothing, when it is already); its fan-out starts at the
-     * next sweep. A declined one may still be sent.
+     * Asks for a mailing to be sent; its fan-out starts at the next sweep. Nothing changes for one
+     * being (or already) sent, nor for a declined one: "Don't send" is for good.
      */
     requestMailing(
       mailing: { id: string; subject: string },
@@ -90,7 +90,8 @@ export function mailingVerbs(backend: Backend) {
         keys: [key],
         plan(values) {
           const existing = parsed<MailingRecord>(values, key);
-          if (existing?.status === 'sending') return { result: { record: existing, started: false } };
+          if (existing?.status === 'sending' || existing?.status === 'skipped')
+            return { result: { record: existing, started: false } };
           const record: MailingRecord = {
             id: mailing.id,
             subject: mailing.subject,
