@@ -31,7 +31,8 @@ const NO_LEAD = 'No lead has that id';
  * /api/admin/leads/{id} erases a lead, held as spam or not, with its e-mails and webhook.
  */
 export default endpoint({ name: 'admin-leads', headers: ADMIN_HEADERS }, async (req, context) => {
-  requireMethod(req, ['GET', 'DELETE']);
+  // The list answers GET; a lead's own path, DELETE.
+  requireMethod(req, context.params.id === undefined ? ['GET'] : ['DELETE']);
   await requireAdmin(req);
   const store = await getStore();
   if (req.method === 'DELETE') {

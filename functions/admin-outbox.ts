@@ -41,7 +41,8 @@ function itemOf(entry: ListedOutboxEntry, mailings: readonly Mailing[]): OutboxI
  * /api/admin/outbox/{id}/retry puts a dead entry back in line and tries it at once.
  */
 export default endpoint({ name: 'admin-outbox', headers: ADMIN_HEADERS }, async (req, context) => {
-  requireMethod(req, ['GET', 'POST']);
+  // The list answers GET; an entry's retry, POST.
+  requireMethod(req, context.params.id === undefined ? ['GET'] : ['POST']);
   await requireAdmin(req);
   const store = await getStore();
   if (req.method === 'POST') {

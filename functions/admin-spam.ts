@@ -17,7 +17,8 @@ const NOT_HELD = 'No lead of that id is held as spam';
  * spam") makes a held lead an ordinary one and sends its notification and webhook at once.
  */
 export default endpoint({ name: 'admin-spam', headers: ADMIN_HEADERS }, async (req, context) => {
-  requireMethod(req, ['GET', 'POST']);
+  // The list answers GET; a held lead's release, POST.
+  requireMethod(req, context.params.id === undefined ? ['GET'] : ['POST']);
   await requireAdmin(req);
   const store = await getStore();
   if (req.method === 'POST') {

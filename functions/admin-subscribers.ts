@@ -31,7 +31,8 @@ const COLUMNS: { header: string; value: (subscriber: Subscriber) => unknown }[] 
 
 /** Subscribers, newest first (a page as JSON, or all as CSV), and DELETE /api/admin/subscribers/{email} for erasure requests. */
 export default endpoint({ name: 'admin-subscribers', headers: ADMIN_HEADERS }, async (req, context) => {
-  requireMethod(req, ['GET', 'DELETE']);
+  // The list answers GET; a subscriber's own path, DELETE.
+  requireMethod(req, context.params.email === undefined ? ['GET'] : ['DELETE']);
   await requireAdmin(req);
   const store = await getStore();
 

@@ -876,7 +876,27 @@ describe('the Spam section', () => {
     const { cookie } = await login();
     const response = await run(adminSpam, request('/api/admin/spam', { method: 'DELETE', cookie, body: {} }));
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET, POST');
+    expect(response.headers.get('allow')).toBe('GET');
+  });
+});
+
+describe('a list and its records', () => {
+  const ID = '7b0c6f5e-1d2a-4c3b-9e8f-0a1b2c3d4e5f';
+  test.each([
+    ['GET a lead', adminLeads, 'GET', `/api/admin/leads/${ID}`, { id: ID }, 'DELETE'],
+    ['DELETE the leads', adminLeads, 'DELETE', '/api/admin/leads', {}, 'GET'],
+    ['GET a subscriber', adminSubscribers, 'GET', '/api/admin/subscribers/a@b.co', { email: 'a@b.co' }, 'DELETE'],
+    ['DELETE the subscribers', adminSubscribers, 'DELETE', '/api/admin/subscribers', {}, 'GET'],
+    ['GET a retry', adminOutbox, 'GET', `/api/admin/outbox/${ID}/retry`, { id: ID }, 'POST'],
+    ['POST to the outbox', adminOutbox, 'POST', '/api/admin/outbox', {}, 'GET'],
+    ['GET a release', adminSpam, 'GET', `/api/admin/spam/${ID}/release`, { id: ID }, 'POST'],
+  ] as const)('%s answers 405, not the list', async (_, handler, method, path, params, allow) => {
+    const { cookie } = await login();
+    const body = method === 'GET' ? undefined : {};
+    const response = await run(handler, request(path, { method, cookie, body }), '203.0.113.9', params);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    expect(await response.json()).toEqual({ error: `Method ${method} is not allowed; use ${allow}` });
   });
 });
 
