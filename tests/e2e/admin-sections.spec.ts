@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { logIn } from '../support/admin-login';
 import { expectNoViolations } from '../support/axe';
+import { E2E_STORE_DIR, uniqueEmail, withStoreAt } from '../support/e2e-env';
 import { overflow } from '../support/overflow';
 
 /**
@@ -93,6 +94,33 @@ test.describe('on a laptop', () => {
     await dashboardShown(other);
     await expectAtTop(other, 'newsletter', other.getByRole('banner'));
     await expect(menu(other).getByRole('link', { name: 'Newsletter' })).toHaveAttribute('aria-current', 'true');
+  });
+});
+
+test.describe('on a 1366 px laptop', () => {
+  test.use({ viewport: { width: 1366, height: 900 } });
+
+  test('a lead with a long unbroken name wraps in its column, and every row keeps Delete in view', async ({ page }) => {
+    const email = uniqueEmail('wide-name');
+    // 70 letters with no break opportunity: a line can only fall inside the word.
+    const name = `Hubert ${'Wolfeschlegelsteinhausenbergerdorff'.repeat(2)}`;
+    await withStoreAt(E2E_STORE_DIR, (store) =>
+      store.createLead({ name, email, source: 'contact_form', notes: 'A name no line break can fall in.' }, new Date()),
+    );
+    await logIn(page);
+    await dashboardShown(page);
+    await menu(page).getByRole('link', { name: 'Leads' }).click();
+    const table = page.locator('#leads').getByRole('region', { name: 'Leads', exact: true });
+    await expect(table.getByRole('row').filter({ hasText: email })).toBeVisible();
+    // The name wraps in its column instead of widening the table by the whole string.
+    const nameWidth = await table
+      .getByRole('cell', { name, exact: true })
+      .evaluate((cell) => cell.getBoundingClientRect().width);
+    expect(nameWidth, "the name's column").toBeLessThanOrEqual(256);
+    // Whatever else the table holds, the row's Delete stays at the box's right edge, and the page
+    // itself never scrolls sideways.
+    await expect(table.getByRole('button', { name: `Delete ${name}` })).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
   });
 });
 

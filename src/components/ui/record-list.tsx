@@ -15,6 +15,12 @@ export interface Column<T> {
   numeric?: boolean;
   /** The cell names its row (`<th scope="row">`), as a page's path does in a table of figures. */
   rowHeader?: boolean;
+  /**
+   * A value anyone can type (a name, a company): in a table it may break inside a word rather than
+   * widen the table, so one long unbroken string cannot push the rest out of the box. The column
+   * stays at least 8rem wide, which ordinary words fit.
+   */
+  wrapAnywhere?: boolean;
 }
 
 export interface RecordListProps<T> {
@@ -108,7 +114,7 @@ export function RecordTable<T>({ label, rows, rowKey, columns, action }: Omit<Re
               </th>
             ))}
             {action && (
-              <th scope="col" className="px-4 py-3">
+              <th scope="col" className="sticky right-0 bg-ink-50 px-4 py-3 shadow-[-1px_0_0_var(--color-ink-100)]">
                 <span className="sr-only">Actions</span>
               </th>
             )}
@@ -124,7 +130,8 @@ export function RecordTable<T>({ label, rows, rowKey, columns, action }: Omit<Re
                     key={column.header}
                     scope={column.rowHeader ? 'row' : undefined}
                     className={cn(
-                      'px-3 py-3 align-top break-words text-ink-800 first:pl-4',
+                      'px-3 py-3 align-top text-ink-800 first:pl-4',
+                      column.wrapAnywhere ? 'min-w-32 wrap-anywhere' : 'break-words',
                       column.rowHeader && 'font-medium',
                       column.numeric && 'text-right whitespace-nowrap tabular-nums',
                       column.className,
@@ -134,7 +141,12 @@ export function RecordTable<T>({ label, rows, rowKey, columns, action }: Omit<Re
                   </Cell>
                 );
               })}
-              {action && <td className="px-4 py-3 text-right align-top">{action(row)}</td>}
+              {/* The row's actions stay in view at the box's right edge when the table scrolls sideways. */}
+              {action && (
+                <td className="sticky right-0 bg-white px-4 py-3 text-right align-top whitespace-nowrap shadow-[-1px_0_0_var(--color-ink-100)]">
+                  {action(row)}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

@@ -54,9 +54,9 @@ function LeadChecks({ lead }: { lead: Lead }) {
 
 const LEAD_COLUMNS: Column<Lead>[] = [
   { header: 'Date', cell: (lead) => when(lead.createdAt), className: 'whitespace-nowrap', inCard: false },
-  { header: 'Name', cell: (lead) => lead.name, inCard: false },
+  { header: 'Name', cell: (lead) => lead.name, inCard: false, wrapAnywhere: true },
   { header: 'E-mail', cell: (lead) => lead.email },
-  { header: 'Company', cell: (lead) => lead.company ?? '' },
+  { header: 'Company', cell: (lead) => lead.company ?? '', wrapAnywhere: true },
   {
     header: 'Source',
     cell: (lead) => (

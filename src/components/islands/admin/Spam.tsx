@@ -29,9 +29,9 @@ function SpamReasons({ lead }: { lead: Lead }) {
 
 const SPAM_COLUMNS: Column<Lead>[] = [
   { header: 'Date', cell: (lead) => moment(lead.createdAt), className: 'whitespace-nowrap', inCard: false },
-  { header: 'Name', cell: (lead) => lead.name, inCard: false },
+  { header: 'Name', cell: (lead) => lead.name, inCard: false, wrapAnywhere: true },
   { header: 'E-mail', cell: (lead) => lead.email },
-  { header: 'Company', cell: (lead) => lead.company ?? '' },
+  { header: 'Company', cell: (lead) => lead.company ?? '', wrapAnywhere: true },
   {
     header: 'Message',
     cell: (lead) => lead.notes && <span className="min-w-40 md:line-clamp-4 md:max-w-xs">{lead.notes}</span>,

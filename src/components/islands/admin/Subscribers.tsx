@@ -45,7 +45,11 @@ function subscriberState(subscriber: Subscriber): ReactNode {
 const SUBSCRIBER_COLUMNS: Column<Subscriber>[] = [
   { header: 'Since', cell: (subscriber) => when(subscriber.createdAt), className: 'whitespace-nowrap', inCard: false },
   { header: 'E-mail', cell: (subscriber) => subscriber.email, inCard: false },
-  { header: 'Name', cell: (subscriber) => [subscriber.firstName, subscriber.lastName].filter(Boolean).join(' ') },
+  {
+    header: 'Name',
+    cell: (subscriber) => [subscriber.firstName, subscriber.lastName].filter(Boolean).join(' '),
+    wrapAnywhere: true,
+  },
   { header: 'Status', cell: subscriberState },
   { header: 'Sources', cell: (subscriber) => subscriber.sources.join(', ') },
   {
