@@ -41,7 +41,8 @@ function progressText({ queued, sent, failed, bounced, cancelled }: MailingProgr
     `${count(failed)} failed`,
     `${count(bounced)} bounced`,
   ];
-  if (cancelled > 0) figures.push(`${count(cancelled)} not sent (unsubscribed first)`);
+  // Their e-mail's turn came after they unsubscribed, bounced or were erased: the Outbox says which.
+  if (cancelled > 0) figures.push(`${count(cancelled)} not sent (left the list first)`);
   return figures.join(' · ');
 }
 
