@@ -110,10 +110,20 @@ const cleanText = (schema: z.ZodString, requiredMessage: string | undefined, mul
     .refine((value) => !(multiline ? CONTROL_MULTILINE : CONTROL).test(value) && !BIDI_CONTROL.test(value), NOT_ALLOWED)
     .refine((value) => requiredMessage === undefined || value === '' || VISIBLE.test(value), requiredMessage ?? '');
 
+/** A text field's type error: missing is `required`; a number or a list where text goes is another mistake. */
+const textError =
+  (required: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined || issue.input === null ? required : 'Must be text';
+
 /** A required line of text: trimmed, non-empty, capped, visible, free of control characters. */
 const requiredText = (max: number, message: string, { multiline = false } = {}) =>
   cleanText(
-    z.string({ error: message }).trim().min(1, message).max(max, `At most ${max} characters`),
+    z
+      .string({ error: textError(message) })
+      .trim()
+      .min(1, message)
+      .max(max, `At most ${max} characters`),
     message,
     multiline,
   );
@@ -134,7 +144,7 @@ export type SourceName = (typeof SOURCES)[number];
  */
 const sourceOf = (...allowed: [SourceName, ...SourceName[]]) =>
   z
-    .string({ error: 'Source is required' })
+    .string({ error: textError('Source is required') })
     .trim()
     .pipe(z.enum(allowed, { error: `Source must be ${allowed.join(' or ')}` }));
 
@@ -211,7 +221,7 @@ export const PageViewRequest = z.strictObject(
   {
     /** `location.pathname`: the page without its query. */
     path: z
-      .string({ error: 'path is required' })
+      .string({ error: textError('path is required') })
       .max(500, 'path must be at most 500 characters')
       .regex(/^\/(?!\/)[^\s\\?#]*$/, 'path must be a path on this site, such as /sectors'),
     /** The host of `document.referrer` when another site linked here. */
@@ -306,7 +316,7 @@ export const ContactForm = z.object({
 /** POST /api/admin/login. */
 export const AdminLoginRequest = z.object({
   password: z
-    .string({ error: 'Password is required' })
+    .string({ error: textError('Password is required') })
     .min(1, 'Password is required')
     .max(1024, 'Password is too long'),
 });

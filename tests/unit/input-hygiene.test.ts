@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { HttpError, readJsonBody } from '../../functions/_lib/platform/http';
 import {
+  AdminLoginRequest,
   asciiEmail,
   ContactForm,
   Email,
@@ -24,6 +25,21 @@ function messages(result: { success: boolean; error?: { issues: { path: Property
 }
 
 describe('names and messages', () => {
+  test.each([
+    ['missing', undefined, 'Name is required'],
+    ['null', null, 'Name is required'],
+    ['a number', 5, 'Must be text'],
+    ['a list', ['Ada'], 'Must be text'],
+  ])('a name that is %s says so', (_, name, message) => {
+    expect(messages(LeadRequest.safeParse({ ...LEAD, name }))).toEqual({ name: message });
+  });
+
+  test('a password or a source that is not text says so, not that it is missing', () => {
+    expect(messages(AdminLoginRequest.safeParse({ password: 123 }))).toEqual({ password: 'Must be text' });
+    expect(messages(AdminLoginRequest.safeParse({}))).toEqual({ password: 'Password is required' });
+    expect(messages(LeadRequest.safeParse({ ...LEAD, source: 7 }))).toEqual({ source: 'Must be text' });
+  });
+
   test('a lead holds the longest first and last name the guide form joins with a space', () => {
     const longest = `${'F'.repeat(LIMITS.name)} ${'L'.repeat(LIMITS.name)}`;
     expect(LeadRequest.safeParse({ ...LEAD, name: longest }).success).toBe(true);
