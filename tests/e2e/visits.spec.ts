@@ -42,6 +42,9 @@ async function report(page: Page): Promise<VisitsReport> {
 }
 
 test('visitors, campaigns and sources are counted without cookies, and a lead converts', async ({ page }) => {
+  // Six browsers of their own, each launched and closed here: on a 2-core machine under a
+  // parallel run that alone takes most of the default 30 s.
+  test.setTimeout(120_000);
   const campaign = `e2e-autumn-${Date.now().toString(36)}`;
   const browsers: Browser[] = [];
   const contexts: BrowserContext[] = [];
