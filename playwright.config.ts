@@ -15,6 +15,10 @@ export default defineConfig({
   // Every run has a store of its own (E2E_STORE_DIR), removed when the run ends.
   globalTeardown: './tests/support/e2e-teardown.ts',
   retries: 0,
+  // A journey (log in, visit every section, check each with axe) takes 15 s alone and twice that
+  // when two workers share a 2-core machine: 60 s a test, against Playwright's 30, keeps a slow
+  // machine from failing a test that is only slow. Each expectation keeps its own 5 s.
+  timeout: 60_000,
   workers: process.env.CI ? 2 : undefined,
   reporter: [['list']],
   use: {

@@ -44,9 +44,6 @@ async function openAtLoad(page: Page, route: string) {
 }
 
 test('every public page shows at its load event what it shows 5 s later', async ({ context }) => {
-  // Every public page type loaded at once, then 5 s of waiting: more than the default 30 s leaves
-  // for loading when a parallel run shares a 2-core machine.
-  test.setTimeout(60_000);
   const pages = await Promise.all(PUBLIC.map(() => context.newPage()));
   const atLoad = await Promise.all(PUBLIC.map(({ route }, index) => openAtLoad(pages[index] as Page, route)));
   await pages[0]?.waitForTimeout(5000);
