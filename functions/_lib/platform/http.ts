@@ -35,7 +35,7 @@ export function errorResponse(
 }
 
 /** How long a 429 asks a person to wait, in words: "1 second", "40 seconds", "15 minutes". */
-export function waitInWords(seconds: number): string {
+function waitInWords(seconds: number): string {
   const [count, unit] = seconds < 60 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
