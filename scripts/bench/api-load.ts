@@ -419,9 +419,9 @@ async function commandsRun(): Promise<Map<string, number>> {
  */
 async function commandsPerView(views: number, sameVisitor: boolean) {
   const [{ createUpstashClient, redisBackend }, { visitVerbs }] = await Promise.all([
-    importBundled<typeof import('../../functions/_lib/store/redis/backend.ts')>(
+    importBundled<typeof import('../../functions/_lib/store/redis/redis-backend.ts')>(
       PROJECT_ROOT,
-      'functions/_lib/store/redis/backend.ts',
+      'functions/_lib/store/redis/redis-backend.ts',
     ),
     importBundled<typeof import('../../functions/_lib/store/visits.ts')>(
       PROJECT_ROOT,
