@@ -7,7 +7,7 @@ import netlify from '@netlify/vite-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import { loadEnv } from 'vite';
 import { cmsDevPage } from './src/integrations/cms-dev-page.ts';
-import { countedPages } from './src/integrations/counted-pages.ts';
+import { countedPages } from './src/integrations/write-counted-pages.ts';
 import { deployContextHeaders } from './src/integrations/deploy-context-headers.ts';
 import { svgGuard } from './src/integrations/svg-guard.ts';
 import { wideContent } from './src/integrations/wide-content.ts';
@@ -22,7 +22,7 @@ const site = readSiteConfig(env);
  * @param {string | undefined} url
  */
 const originOf = (url) => (url ? [new URL(url).origin] : []);
-const frameSources = [...originOf(site.contactFormUrl), ...originOf(site.analyticsDashboardUrl)];
+const frameSources = [...originOf(site.contactFormUrl), ...originOf(site.externalDashboardUrl)];
 
 /**
  * Pages that exist for people who land on them by mistake, by login or from an e-mail (the

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import type { NewsletterPage, NewsletterPreview, NewsletterTestAnswer } from '../src/shared/api';
+import type { NewsletterPage, NewsletterPreview, NewsletterTestAnswer } from '../src/shared/api-responses';
 import { NewsletterActionRequest, NewsletterTestRequest } from '../src/shared/schemas';
 import { newsletterItems, itemOf } from './_lib/admin/newsletter-items';
 import { ADMIN_HEADERS, requireAdmin, requireSameOrigin } from './_lib/admin/session';

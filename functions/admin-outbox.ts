@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import type { OutboxItem } from '../src/shared/api';
+import type { OutboxItem } from '../src/shared/api-responses';
 import { listPage } from './_lib/admin/insights';
 import { PageQuery, parseQuery } from './_lib/admin/query';
 import { ADMIN_HEADERS, requireActionId, requireAdmin, UUID } from './_lib/admin/session';

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { overview } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireAdmin } from './_lib/admin/session';
-import { dayIn } from './_lib/audience/days';
+import { dayIn } from './_lib/visits/calendar-days';
 import { getEnv } from './_lib/platform/env';
 import { endpoint, json, requireMethod } from './_lib/platform/http';
 import { getStore } from './_lib/store/get-store';

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import type { SpamPage } from '../src/shared/api';
+import type { SpamPage } from '../src/shared/api-responses';
 import { listed, PAGE_SIZE } from './_lib/admin/insights';
 import { PageQuery, parseQuery } from './_lib/admin/query';
 import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/session';

@@ -1,10 +1,10 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { addDays, dayCount, dayIn } from './_lib/audience/days';
+import { addDays, dayCount, dayIn } from './_lib/visits/calendar-days';
 import { parseQuery, queryOf } from './_lib/admin/query';
 import { ADMIN_HEADERS, requireAdmin } from './_lib/admin/session';
-import { visitsReport } from './_lib/audience/report';
-import { countedPages } from './_lib/audience/counted-pages';
+import { visitsReport } from './_lib/visits/range-report';
+import { countedPages } from './_lib/visits/read-counted-pages';
 import { getEnv } from './_lib/platform/env';
 import { endpoint, errorResponse, HttpError, json, requireMethod } from './_lib/platform/http';
 import { getStore } from './_lib/store/get-store';
@@ -28,7 +28,7 @@ const Day = (name: string) =>
 const VisitsQuery = queryOf({ from: Day('from'), to: Day('to') });
 
 /**
- * GET /api/admin/visits?from=YYYY-MM-DD&to=YYYY-MM-DD: the audience figures of those days (in
+ * GET /api/admin/visits?from=YYYY-MM-DD&to=YYYY-MM-DD: the visits figures of those days (in
  * SITE_TIME_ZONE, both included; the last 30 days without them) as the Visits section shows
  * them, for the owner's own spreadsheet too.
  */

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { requireClientKey } from './_lib/forms/client';
 import { endpoint, json, requireMethod, tooManyRequests } from './_lib/platform/http';
-import { newChallenge } from './_lib/forms/proof-of-work';
+import { newChallenge } from './_lib/forms/signed-challenges';
 import { getRateLimiter } from './_lib/store/get-store';
 import { StoreUnavailableError } from './_lib/store/errors';
 

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import type { SubscriptionAnswer, SubscriptionRefusal } from '../src/shared/api';
+import type { SubscriptionAnswer, SubscriptionRefusal } from '../src/shared/api-responses';
 import { SubscriptionTokenRequest } from '../src/shared/schemas';
 import { deliverySettings } from './_lib/delivery/settings';
 import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/platform/http';

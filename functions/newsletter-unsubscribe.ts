@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import type { SubscriptionAnswer } from '../src/shared/api';
+import type { SubscriptionAnswer } from '../src/shared/api-responses';
 import { SubscriptionTokenRequest } from '../src/shared/schemas';
 import {
   endpoint,

@@ -95,8 +95,13 @@ export function readSiteConfig(env: Env) {
     contactFormUrl: optionalUrl(env.PUBLIC_CONTACT_FORM_URL),
     /** A chat widget script, loaded once per page when the browser is idle; unset means none. */
     chatWidgetUrl: optionalUrl(env.PUBLIC_CHAT_WIDGET_URL),
-    /** An analytics dashboard to embed on the admin page; unset means a note on how to set one. */
-    analyticsDashboardUrl: optionalUrl(env.PUBLIC_ANALYTICS_DASHBOARD_URL),
+    /**
+     * A dashboard kept elsewhere (a Plausible or Umami share link) to frame on the admin page;
+     * unset means no such section. PUBLIC_ANALYTICS_DASHBOARD_URL is its former name, still read
+     * when the new one is unset: sites configured on Netlify before the rename keep their dashboard.
+     */
+    externalDashboardUrl:
+      optionalUrl(env.PUBLIC_EXTERNAL_DASHBOARD_URL) ?? optionalUrl(env.PUBLIC_ANALYTICS_DASHBOARD_URL),
     /** Colour of the browser's interface around the site (theme-color, the web app manifest). */
     themeColor: '#0b1a33',
     /** Background of the app's splash screen and of icons on a solid ground (the manifest, apple-touch-icon). */

@@ -1,5 +1,5 @@
 /**
- * The forms' proof of work at the chosen difficulty (functions/_lib/forms/proof-of-work.ts DIFFICULTY):
+ * The forms' proof of work at the chosen difficulty (functions/_lib/forms/signed-challenges.ts DIFFICULTY):
  *
  * - in Chromium, the time the site's own solver (src/lib/altcha-solver.ts, the chunk the forms
  *   load) takes from fetching a challenge to its solution, with two workers and with one, and
@@ -14,7 +14,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import type * as ProofOfWork from '../../functions/_lib/forms/proof-of-work.ts';
+import type * as ProofOfWork from '../../functions/_lib/forms/signed-challenges.ts';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../harness/chromium.ts';
 import { PROJECT_ROOT } from '../harness/project.ts';
 import { importBundled } from '../harness/functions.ts';
@@ -22,7 +22,7 @@ import { startSiteServer } from '../harness/site-server.ts';
 
 const { checkProofOfWork, DIFFICULTY, newChallenge } = await importBundled<typeof ProofOfWork>(
   PROJECT_ROOT,
-  'functions/_lib/forms/proof-of-work.ts',
+  'functions/_lib/forms/signed-challenges.ts',
 );
 
 const RUNS = Number(process.env.ALTCHA_RUNS ?? 20);

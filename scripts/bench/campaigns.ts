@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type * as ProofOfWork from '../../functions/_lib/forms/proof-of-work.ts';
+import type * as ProofOfWork from '../../functions/_lib/forms/signed-challenges.ts';
 import { seedStore } from '../admin/seed-store.ts';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../harness/chromium.ts';
 import { importBundled } from '../harness/functions.ts';
@@ -41,7 +41,7 @@ const UTM = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_conten
 process.env.SESSION_SECRET ??= `bench-${randomBytes(24).toString('hex')}`;
 const { challengeSecrets, DIFFICULTY } = await importBundled<typeof ProofOfWork>(
   PROJECT_ROOT,
-  'functions/_lib/forms/proof-of-work.ts',
+  'functions/_lib/forms/signed-challenges.ts',
 );
 
 /** A solved proof of work, signed with the server's secrets at the lowest cost (the server checks it alike). */

@@ -4,7 +4,8 @@
  * through its own harness (scripts/harness/site-server.ts, which serves its dist/ with its
  * functions and its node_modules), and the proofs of work sent to them are signed with the keys
  * its own proof-of-work module derives from SESSION_SECRET, wherever that module sits in
- * functions/_lib (it moved from functions/_lib to functions/_lib/forms).
+ * functions/_lib and whatever its name (it moved from functions/_lib to functions/_lib/forms, and
+ * from proof-of-work.ts to signed-challenges.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { createChallenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { importBundled } from '../harness/functions.ts';
 import type { startSiteServer } from '../harness/site-server.ts';
-import type { challengeSecrets, DIFFICULTY } from '../../functions/_lib/forms/proof-of-work.ts';
+import type { challengeSecrets, DIFFICULTY } from '../../functions/_lib/forms/signed-challenges.ts';
 
 export interface Checkout {
   /** `current` (this checkout) or `baseline`. */
@@ -35,13 +36,17 @@ interface ProofOfWork {
 
 const HARNESS = path.join('scripts', 'harness', 'site-server.ts');
 
+/** The names the proof-of-work module has had, the newest last. */
+const PROOF_OF_WORK_NAMES = ['proof-of-work.ts', 'signed-challenges.ts'];
+
 /** The one proof-of-work module under functions/_lib, as a path from the checkout's root. */
 function proofOfWorkModule(root: string): string {
   const lib = path.join('functions', '_lib');
-  const found = readdirSync(path.join(root, lib), { recursive: true, encoding: 'utf8' }).filter(
-    (entry) => path.basename(entry) === 'proof-of-work.ts',
+  const found = readdirSync(path.join(root, lib), { recursive: true, encoding: 'utf8' }).filter((entry) =>
+    PROOF_OF_WORK_NAMES.includes(path.basename(entry)),
   );
-  if (found.length !== 1) throw new Error(`${root}: expected one proof-of-work.ts under ${lib}, found ${found.length}`);
+  if (found.length !== 1)
+    throw new Error(`${root}: expected one of ${PROOF_OF_WORK_NAMES.join(', ')} under ${lib}, found ${found.length}`);
   return path.join(lib, found[0] ?? '');
 }
 

@@ -5,7 +5,7 @@
  */
 import { KEYS } from '../../functions/_lib/store/keys';
 import type { Lease } from '../../functions/_lib/store/outbox';
-import { sqliteBackend } from '../../functions/_lib/store/sqlite/backend';
+import { sqliteBackend } from '../../functions/_lib/store/sqlite/sqlite-backend';
 import { createStore } from '../../functions/_lib/store/store';
 import type { OutboxState } from '../../functions/_lib/store/types';
 

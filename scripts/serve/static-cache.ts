@@ -3,9 +3,9 @@
  * compressed once per encoding, as Netlify's CDN answers a deploy's files from its cache.
  *
  * Every request used to go through NetlifyDev (which reads netlify.toml's headers again) and a
- * fresh compression, both on libuv's few threads: a page's six scripts, asked for at once after
- * its first paint, waited 17 to 49 ms each where the page itself took 10 ms. Lighthouse estimates
- * a server's response time from the median of all its answers, so the audit counted that wait
+ * fresh compression, both on libuv's few threads: a page's scripts, asked for together as it
+ * loaded, waited 17 to 49 ms each where the page itself took 10 ms. Lighthouse estimates a
+ * server's response time from the median of all its answers, so the audit counted that wait
  * against the page's own document.
  *
  * What NetlifyDev answers for a file depends on its path alone (the headers netlify.toml and

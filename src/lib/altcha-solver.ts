@@ -1,7 +1,7 @@
 /**
  * Solves one proof-of-work challenge with ALTCHA's widget, invisibly: the widget fetches a
  * challenge from PROOF_OF_WORK_PATH and derives keys in web workers until it finds the solution.
- * Loaded only when a form is first used (src/lib/proof-of-work.ts).
+ * Loaded only when a form is first used (src/lib/solve-ahead.ts).
  *
  * The `external` build carries no workers inlined as blob: or data: URLs; the one worker the
  * site's challenges need (PBKDF2, Web Crypto only, no WebAssembly) is a file of the site's own,
@@ -9,7 +9,7 @@
  */
 import 'altcha/external';
 import Pbkdf2Worker from 'altcha/workers/pbkdf2?worker';
-import { PROOF_OF_WORK_PATH } from '../shared/proof-of-work';
+import { PROOF_OF_WORK_PATH } from '../shared/proof-of-work-names';
 
 globalThis.$altcha.algorithms.set('PBKDF2/SHA-256', () => new Pbkdf2Worker());
 

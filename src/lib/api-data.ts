@@ -4,7 +4,7 @@
  */
 import { getImage } from 'astro:assets';
 import type { ImageMetadata } from 'astro';
-import type { ApiData } from '../shared/api';
+import type { ApiData } from '../shared/api-responses';
 import { getMiniApps, getPrivacyPolicy, getPublishedPosts, getSectors, getSectorsOfMiniApp } from './content';
 import { isoDate } from './format';
 

@@ -1,7 +1,7 @@
 /**
  * First-touch attribution: where a visitor first arrived in this browser session (the landing
  * page, the site that linked there, the campaign's UTM parameters). It is kept in sessionStorage,
- * which lasts as long as the tab and sets no cookie, and every form sends it (src/lib/api.ts), so a
+ * which lasts as long as the tab and sets no cookie, and every form sends it (src/lib/api-client.ts), so a
  * lead or a subscriber says what brought them. The server drops whatever in it is malformed.
  */
 import type { Attribution } from '../shared/records';
@@ -58,7 +58,7 @@ export function firstTouch(url: URL, referrer: string): Attribution {
   return touch;
 }
 
-/** A page view's place in the visit, as the forms send it with every submission. */
+/** A view's place in the visit, as the forms send it with every submission. */
 export interface Visit {
   /** The page the form is on (sitePath). */
   page: string;
@@ -67,8 +67,8 @@ export interface Visit {
 }
 
 /**
- * What a page view keeps for its forms: its own path, and the session's first touch, which
- * is the stored one if there is one and this page's otherwise (the first page view of the session).
+ * What a view keeps for its forms: its own path, and the session's first touch, which
+ * is the stored one if there is one and this page's otherwise (the first view of the session).
  */
 export function visitOf(stored: string | null, url: URL, referrer: string): Visit {
   const kept = parseVisit(stored)?.attribution;
@@ -88,7 +88,7 @@ export function parseVisit(stored: string | null): Visit | undefined {
 }
 
 /**
- * Run on every page view (BaseLayout's script). Storage may be missing or refuse (disabled by
+ * Run on every page (BaseLayout's script). Storage may be missing or refuse (disabled by
  * the person, a full quota): the forms then send no attribution, and nothing fails.
  */
 export function recordVisit(): void {

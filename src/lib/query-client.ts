@@ -1,5 +1,5 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { ApiError, getQueryFn } from './api';
+import { ApiError, getQueryFn } from './api-client';
 
 /**
  * Whether a call failed because the admin session is over: logged out everywhere, expired, or

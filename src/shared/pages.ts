@@ -26,7 +26,7 @@ export const NEWSLETTER_PATHS = {
   unsubscribe: '/newsletter/unsubscribe',
 } as const;
 
-/** Where each page view reports itself (functions/visits-create.ts). */
+/** Where each view reports itself (functions/visits-create.ts). */
 export const VISITS_PATH = '/api/visits';
 
 /** The build's list of the pages whose views are counted under their own path (dist/COUNTED_PAGES_FILE). */

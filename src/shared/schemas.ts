@@ -2,7 +2,7 @@
 // The form schemas: the forms validate with the very schemas the functions parse with.
 import { z } from 'zod';
 import { normalEmail } from './email-address';
-import { PROOF_OF_WORK_FIELD } from './proof-of-work';
+import { PROOF_OF_WORK_FIELD } from './proof-of-work-names';
 
 // zod compiles object parsers with `new Function` when it may: in the browser that probe alone
 // breaks the Content-Security-Policy (no 'unsafe-eval'). Set before any schema is built.
@@ -213,11 +213,11 @@ const HostName = z
   .regex(/^[A-Za-z0-9.-]+$/, 'referrer must be a host name (letters, digits, dots and hyphens)');
 
 /**
- * A page view the page's own script reports (POST /api/visits, VISITS_PATH): the page, the site
+ * A view the page's own script reports (POST /api/visits, VISITS_PATH): the page, the site
  * that linked to it and the campaign in its address. Nothing else: who sent it is a hash the
  * function makes and forgets, and the device class comes from the user agent on the server.
  */
-export const PageViewRequest = z.strictObject(
+export const VisitsRequest = z.strictObject(
   {
     /** `location.pathname`: the page without its query. */
     path: z
@@ -235,7 +235,7 @@ export const PageViewRequest = z.strictObject(
       issue.code === 'unrecognized_keys' ? `Unknown field ${issue.keys.join(', ').slice(0, 80)}` : undefined,
   },
 );
-export type PageViewRequest = z.infer<typeof PageViewRequest>;
+export type VisitsRequest = z.infer<typeof VisitsRequest>;
 
 /**
  * The proof of work every form sends (ALTCHA's own field name): the base64 payload of a solved
@@ -244,7 +244,7 @@ export type PageViewRequest = z.infer<typeof PageViewRequest>;
  */
 const proofOfWork = z.string().max(4000, 'The proof of work is too long').optional();
 
-/** Where and how a submission was made: sent by every form (src/lib/api.ts), dropped when malformed. */
+/** Where and how a submission was made: sent by every form (src/lib/api-client.ts), dropped when malformed. */
 const context = {
   /** The page the form was on. */
   page: SitePath.optional().catch(undefined),

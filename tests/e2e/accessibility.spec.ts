@@ -3,7 +3,7 @@ import { NEWSLETTER_PATHS } from '../../src/shared/pages';
 import { expectNoViolations } from '../support/axe';
 import { e2eOrigin } from '../support/e2e-env';
 import { linkTo, mailsTo } from '../support/e2e-outbox';
-import { proofFrom } from '../support/proof-of-work';
+import { proofFrom } from '../support/solved-proofs';
 import { ALL_ROUTES, POSTS_WITH_TABLE } from '../support/routes';
 
 test.describe('no WCAG 2.2 A/AA violation', () => {

@@ -5,7 +5,7 @@ import { CAMPAIGNS, seedCampaigns } from '../support/campaigns';
 import { withStoreAt } from '../support/e2e-env';
 import { overflow } from '../support/overflow';
 import { logIn } from '../support/admin-login';
-import type { CampaignRow } from '../../src/shared/api';
+import type { CampaignRow } from '../../src/shared/api-responses';
 import { ownStoreFolder, startServerAt, stopServerAt } from '../support/own-server';
 
 /**

@@ -5,7 +5,7 @@ import { seedStore } from '../../scripts/admin/seed-store.ts';
 import type { SiteServer } from '../../scripts/harness/site-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../scripts/harness/webhook-receiver.ts';
 import { expectNoViolations } from '../support/axe';
-import { proofFrom } from '../support/proof-of-work';
+import { proofFrom } from '../support/solved-proofs';
 import { overflow } from '../support/overflow';
 import { logIn } from '../support/admin-login';
 import { ownStoreFolder, startServerAt, stopServerAt } from '../support/own-server';

@@ -7,12 +7,12 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { SiteServer } from '../../scripts/harness/site-server.ts';
-import type { ListPage, OutboxItem } from '../../src/shared/api';
+import type { ListPage, OutboxItem } from '../../src/shared/api-responses';
 import { NEWSLETTER_PATHS } from '../../src/shared/pages';
 import { logIn } from '../support/admin-login';
 import { uniqueEmail } from '../support/e2e-env';
 import { linkTo, mailsTo } from '../support/e2e-outbox';
-import { proofFrom } from '../support/proof-of-work';
+import { proofFrom } from '../support/solved-proofs';
 import { ownStoreFolder, startServerAt, stopServerAt } from '../support/own-server';
 
 /** The example issue of content/newsletter, and the first paragraph of its letter after the greeting. */

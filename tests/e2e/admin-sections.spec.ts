@@ -8,18 +8,7 @@ import { overflow } from '../support/overflow';
  * The owner goes straight to the section they want: the menu lists the sections, each link is an
  * address that a reload, a new tab and the back button return to, on a laptop and on a phone.
  */
-const SECTIONS = [
-  'Visits',
-  'Leads',
-  'Figures',
-  'Campaigns',
-  'Spam',
-  'Subscribers',
-  'Newsletter',
-  'Outbox',
-  'Delivery',
-  'Analytics',
-];
+const SECTIONS = ['Visits', 'Leads', 'Figures', 'Campaigns', 'Spam', 'Subscribers', 'Newsletter', 'Outbox', 'Delivery'];
 
 const menu = (page: Page) => page.getByRole('navigation', { name: 'Sections' });
 
@@ -69,7 +58,10 @@ test.describe('on a laptop', () => {
     await expectAtTop(page, 'leads', header);
     await expect(menu(page).getByRole('link', { name: 'Leads' })).toHaveAttribute('aria-current', 'true');
     // The menu stays beside the sections.
-    await expect(menu(page).getByRole('link', { name: 'Analytics' })).toBeInViewport();
+    await expect(menu(page).getByRole('link', { name: 'Delivery' })).toBeInViewport();
+    // No external dashboard is configured for these tests: no section, link or address for one.
+    await expect(page.getByRole('region', { name: 'External dashboard' })).toHaveCount(0);
+    await expect(page.locator('#external-dashboard')).toHaveCount(0);
 
     await menu(page).getByRole('link', { name: 'Subscribers' }).click();
     await expect(page).toHaveURL(/#subscribers$/);

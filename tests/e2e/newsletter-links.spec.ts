@@ -3,7 +3,7 @@ import type { ParsedMail } from 'mailparser';
 import { NEWSLETTER_CHECK_INBOX } from '../../src/lib/form-messages';
 import { NEWSLETTER_PATHS } from '../../src/shared/pages';
 import { bounceSubscriber, e2eOrigin, eraseSubscriber, storedSubscriber, uniqueEmail } from '../support/e2e-env';
-import { proofFrom } from '../support/proof-of-work';
+import { proofFrom } from '../support/solved-proofs';
 import { linkTo, mailsTo } from '../support/e2e-outbox';
 
 /** Every request the page sends to the newsletter endpoints. */

@@ -24,7 +24,7 @@ import {
 } from '../../scripts/serve/delivery-thread';
 import { loadFunctions } from '../../scripts/serve/functions-runner';
 import type { Challenge } from 'altcha-lib';
-import { proofFromHandler, solve } from '../support/proof-of-work';
+import { proofFromHandler, solve } from '../support/solved-proofs';
 
 const ENV = {
   SITE_LOCAL_RUN: 'true',

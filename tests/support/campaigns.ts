@@ -1,6 +1,6 @@
 /** Records spread over campaigns, for the specs of the dashboard's "By campaign" table and GET /api/admin/campaigns. */
 import type { Store } from './stores';
-import type { CampaignRow } from '../../src/shared/api';
+import type { CampaignRow } from '../../src/shared/api-responses';
 import type { Attribution } from '../../src/shared/records';
 
 const row = (campaign: string, source: string, medium: string, leads: number, subscribers: number): CampaignRow => ({

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Context } from '@netlify/functions';
 import { createContext, importBundled } from '../../scripts/harness/functions.ts';
 import { PROJECT_ROOT } from '../../scripts/harness/project.ts';
-import { proofFromHandler } from './proof-of-work.ts';
+import { proofFromHandler } from './solved-proofs.ts';
 
 type Handler = (request: Request, context: Context) => Promise<Response>;
 

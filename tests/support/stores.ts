@@ -1,8 +1,8 @@
 /** The store over each backend, with the reads no endpoint makes, as the tests and fixtures open it. */
 import type { Redis } from '@upstash/redis';
 import { inspectableStore, type InspectableStore } from '../../functions/_lib/store/inspect';
-import { createUpstashClient, redisBackend } from '../../functions/_lib/store/redis/backend';
-import { sqliteBackend } from '../../functions/_lib/store/sqlite/backend';
+import { createUpstashClient, redisBackend } from '../../functions/_lib/store/redis/redis-backend';
+import { sqliteBackend } from '../../functions/_lib/store/sqlite/sqlite-backend';
 
 export type Store = InspectableStore;
 export type SqliteStore = Store & { close(): void };

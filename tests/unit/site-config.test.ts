@@ -9,7 +9,7 @@ describe('readSiteConfig', () => {
     expect(site.email).toContain('@');
     expect(site.contactFormUrl).toBeUndefined();
     expect(site.chatWidgetUrl).toBeUndefined();
-    expect(site.analyticsDashboardUrl).toBeUndefined();
+    expect(site.externalDashboardUrl).toBeUndefined();
     expect(site.replyPromise).toContain('24 hours');
   });
 
@@ -31,7 +31,7 @@ describe('readSiteConfig', () => {
       PUBLIC_LINKEDIN_URL: 'https://www.linkedin.com/company/acme',
       PUBLIC_CONTACT_FORM_URL: 'https://forms.example/acme',
       PUBLIC_CHAT_WIDGET_URL: 'https://chat.example/widget.js',
-      PUBLIC_ANALYTICS_DASHBOARD_URL: 'https://stats.example/acme',
+      PUBLIC_EXTERNAL_DASHBOARD_URL: 'https://stats.example/acme',
     });
     expect(site).toMatchObject({
       name: 'Acme Flow',
@@ -40,8 +40,23 @@ describe('readSiteConfig', () => {
       linkedinUrl: 'https://www.linkedin.com/company/acme',
       contactFormUrl: 'https://forms.example/acme',
       chatWidgetUrl: 'https://chat.example/widget.js',
-      analyticsDashboardUrl: 'https://stats.example/acme',
+      externalDashboardUrl: 'https://stats.example/acme',
     });
+  });
+
+  test('reads the external dashboard under its former name, PUBLIC_ANALYTICS_DASHBOARD_URL, when the new one is unset', () => {
+    const former = 'https://stats.example/former';
+    expect(readSiteConfig({ PUBLIC_ANALYTICS_DASHBOARD_URL: former }).externalDashboardUrl).toBe(former);
+    expect(
+      readSiteConfig({ PUBLIC_EXTERNAL_DASHBOARD_URL: '', PUBLIC_ANALYTICS_DASHBOARD_URL: former })
+        .externalDashboardUrl,
+    ).toBe(former);
+    expect(
+      readSiteConfig({
+        PUBLIC_EXTERNAL_DASHBOARD_URL: 'https://stats.example/acme',
+        PUBLIC_ANALYTICS_DASHBOARD_URL: former,
+      }).externalDashboardUrl,
+    ).toBe('https://stats.example/acme');
   });
 
   test.each([

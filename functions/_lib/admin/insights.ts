@@ -1,6 +1,6 @@
 // functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /** The admin dashboard's figures, computed from the store's indexes. */
-import type { CampaignRow, CampaignSummary, ListPage, Overview } from '../../../src/shared/api';
+import type { CampaignRow, CampaignSummary, ListPage, Overview } from '../../../src/shared/api-responses';
 import type { Attribution } from '../../../src/shared/records';
 import { deliverySetup } from '../delivery/settings';
 import { countTable, type DailyCounts } from '../store/counting';

@@ -1,6 +1,6 @@
 // functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /** The admin's Newsletter section: each published post and issue with where its sending stands. */
-import type { MailingProgress, NewsletterItem } from '../../../src/shared/api';
+import type { MailingProgress, NewsletterItem } from '../../../src/shared/api-responses';
 import type { Mailing } from '../../../src/shared/mailing-types';
 import { mailingId } from '../delivery/emails/newsletter-email';
 import { autoSendTime } from '../delivery/newsletter-sending';

@@ -1,6 +1,6 @@
 /** Where the outbox's messages go and what their links point at, from the environment. */
 import type { Context } from '@netlify/functions';
-import type { DeliverySetup } from '../../../src/shared/api';
+import type { DeliverySetup } from '../../../src/shared/api-responses';
 import { site } from '../../../src/site.config';
 import { getEnv, isLocalRun } from '../platform/env';
 import { mailFrom, mailMode } from './mail-transport';

@@ -8,9 +8,9 @@ import { mailingId } from './emails/newsletter-email';
 import { weeklyReport, type SendingLine } from './emails/weekly-report';
 import { publishedMailings } from './newsletter-sending';
 import { configuredOrigin, notifyTo } from './settings';
-import { countedPages } from '../audience/counted-pages';
-import { addDays, dayIn } from '../audience/days';
-import { visitsReport } from '../audience/report';
+import { countedPages } from '../visits/read-counted-pages';
+import { addDays, dayIn } from '../visits/calendar-days';
+import { visitsReport } from '../visits/range-report';
 import { getEnv } from '../platform/env';
 import type { StoreVerbs } from '../store/store';
 

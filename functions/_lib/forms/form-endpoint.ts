@@ -25,13 +25,13 @@ import {
   tooManyRequests,
   type Handler,
 } from '../platform/http';
-import { PROOF_OF_WORK_FIELD } from '../../../src/shared/proof-of-work';
+import { PROOF_OF_WORK_FIELD } from '../../../src/shared/proof-of-work-names';
 import { HONEYPOT_FIELD } from '../../../src/shared/schemas';
 import { getRateLimiter, getStore } from '../store/get-store';
 import { ChallengeSpentError, IdempotencyKeyReusedError } from '../store/errors';
 import type { StoreVerbs } from '../store/store';
 import type { WriteOptions } from '../store/types';
-import { checkProofOfWork, PROOF_OF_WORK_PROBLEMS, type ProofOfWorkProblem } from './proof-of-work';
+import { checkProofOfWork, PROOF_OF_WORK_PROBLEMS, type ProofOfWorkProblem } from './signed-challenges';
 import { deliverySettings } from '../delivery/settings';
 import type { DeliverySettings } from '../delivery/settings';
 import { deliverAfterAnswer } from '../delivery/outbox';

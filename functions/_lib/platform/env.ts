@@ -82,12 +82,12 @@ export const EnvSchema = z
         .max(24 * 90)
         .optional(),
     ),
-    /** The time zone of the owner's days (an IANA name such as Europe/Paris): the audience figures and the weekly letter. */
+    /** The time zone of the owner's days (an IANA name such as Europe/Paris): the visits figures and the weekly letter. */
     SITE_TIME_ZONE: z.preprocess(
       blankToUndefined,
       z.string().refine(isTimeZone, 'must be an IANA time zone name such as Europe/Paris or UTC').default('UTC'),
     ),
-    /** Page views counted per client per minute; past it, more are answered but not counted. */
+    /** Views counted per client per minute; past it, more are answered but not counted. */
     VISITS_PER_MINUTE: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(120)),
     /** `off` stops the owner's weekly letter of visits and leads. */
     WEEKLY_REPORT: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),

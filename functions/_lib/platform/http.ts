@@ -1,7 +1,7 @@
 /** The one endpoint wrapper, and the request checks and JSON answers every function shares. */
 import type { Context } from '@netlify/functions';
 import type { z } from 'zod';
-import type { ApiErrorBody } from '../../../src/shared/api';
+import type { ApiErrorBody } from '../../../src/shared/api-responses';
 import { LIMITS } from '../../../src/shared/schemas';
 import { StoreNotConfiguredError, StoreUnavailableError } from '../store/errors';
 import { describeFailure, envErrorIn } from './env';

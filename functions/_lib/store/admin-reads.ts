@@ -1,7 +1,7 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
 /** What the admin page reads: totals, lists newest first, per-day and campaign counts, the dashboard's first view. */
 import type { Lead, Subscriber } from '../../../src/shared/records';
-import { parse, type Backend } from './backend';
+import { parse, type Backend } from './backend-contract';
 import { countTable, type DailyCounts } from './counting';
 import { KEYS, type CountKind } from './keys';
 import { deliveriesOf } from './outbox';
@@ -97,7 +97,7 @@ export function adminReadVerbs(backend: Backend) {
 
     /**
      * Leads (not held) and subscribers created from `from` to `to` (ms, both included), at most
-     * `limit` of each, oldest first: the audience figures count them by their first touch.
+     * `limit` of each, oldest first: the visits figures count them by their first touch.
      */
     async createdBetween(
       from: number,

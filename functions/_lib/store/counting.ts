@@ -1,7 +1,7 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
 /** How records are counted: per UTC day and source, and per campaign. */
 import type { Attribution } from '../../../src/shared/records';
-import type { Write } from './backend';
+import type { Write } from './backend-contract';
 import { DAILY_TTL_SECONDS, KEYS, type CountKind } from './keys';
 
 /**

@@ -14,7 +14,7 @@ import {
   StoreNotConfiguredError,
   StoreUnavailableError,
 } from './errors';
-import { createUpstashClient, redisBackend } from './redis/backend';
+import { createUpstashClient, redisBackend } from './redis/redis-backend';
 import { createStore, type StoreVerbs } from './store';
 
 export interface LoadedStore {
@@ -83,7 +83,7 @@ async function load(): Promise<typeof cached> {
   } else {
     if (!isLocalRun()) return undefined;
     // Imported here only: a deployed function never loads the embedded store (nor node:sqlite).
-    const { sqliteBackend } = await import('./sqlite/backend');
+    const { sqliteBackend } = await import('./sqlite/sqlite-backend');
     // A concurrent first call may have made it meanwhile: one store and one limiter per environment.
     if (cached?.env === env) return cached;
     loaded = {

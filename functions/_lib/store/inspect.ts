@@ -4,7 +4,7 @@
  * check what a write left, in the store's own terms rather than its keys or tables. getStore()
  * does not offer them, so no endpoint comes to depend on them.
  */
-import type { Backend } from './backend';
+import type { Backend } from './backend-contract';
 import { dailyCounts } from './admin-reads';
 import { KEYS, type CountKind, type VisitTable } from './keys';
 import { createStore } from './store';
@@ -20,7 +20,7 @@ export function inspectionVerbs(backend: Backend) {
     dailyCounts: (kind: CountKind, days: string[]) => dailyCounts(backend, kind, days),
     /** Submissions caught by the honeypot, per endpoint. */
     honeypotCounts: () => backend.counters(KEYS.honeypot),
-    /** What a day's live audience tables and visitor set hold (empty once its figures are stored whole). */
+    /** What a day's live visits tables and visitor set hold (empty once its figures are stored whole). */
     async liveVisitTables(day: string) {
       const tables: VisitTable[] = ['pages', 'entries', 'sources', 'campaigns', 'devices'];
       const counts = await Promise.all(tables.map((table) => backend.counters(KEYS.visitTable(day, table))));

@@ -68,13 +68,13 @@ export const KEYS = {
   outboxThrottle: (key: string) => `outbox:throttle:${key}`,
   /** The salt of a day's visitor hashes (YYYY-MM-DD in the site's time zone): 32 random bytes, kept 48 hours. */
   visitSalt: (day: string) => `visits:salt:${day}`,
-  /** A visit in progress: its visitor hash, for 30 minutes after their last page view. */
+  /** A visit in progress: its visitor hash, for 30 minutes after their last view. */
   visitOpen: (visitor: string) => `visits:open:${visitor}`,
-  /** Page views of one client (a keyed hash of its address) in the current minute. */
+  /** Views of one client (a keyed hash of its address) in the current minute. */
   visitRate: (client: string) => `visits:rate:${client}`,
   /** One day's visitors (a distinct set). */
   visitors: (day: string) => `visits:${day}:visitors`,
-  /** One day's page views, entries, sources, campaigns or devices: a bounded table, with a distinct set per field. */
+  /** One day's views, entries, sources, campaigns or devices: a bounded table, with a distinct set per field. */
   visitTable: (day: string, table: VisitTable) => `visits:${day}:${table}`,
   /** A day's figures once it is over, as one JSON value: its live tables and sets are deleted then. */
   visitDay: (day: string) => `visits:${day}:figures`,
@@ -83,7 +83,7 @@ export const KEYS = {
     `conversions:${kind}:${day}:${by}`,
 } as const;
 
-/** The tables of a day's visits: page views by page, entries by page, and visits by source, campaign and device. */
+/** The tables of a day's visits: views by page, entries by page, and visits by source, campaign and device. */
 export type VisitTable = 'pages' | 'entries' | 'sources' | 'campaigns' | 'devices';
 
 /** What the per-day counts count: sign-ups (any status), confirmations, or leads. */

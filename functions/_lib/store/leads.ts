@@ -1,7 +1,7 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
 /** Leads: a new one with its deliveries (or held as spam), and an erasure. */
 import type { Lead } from '../../../src/shared/records';
-import { parse, parsed, transact, type Backend, type Write } from './backend';
+import { parse, parsed, transact, type Backend, type Write } from './backend-contract';
 import { counted } from './counting';
 import { KEYS } from './keys';
 import { forgetEntries, queue, queueKeys } from './outbox';

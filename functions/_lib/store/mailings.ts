@@ -6,9 +6,9 @@
  * are not there yet, in the same step that moves its cursor: however often it runs, or however
  * many run at once, each subscriber gets one entry.
  */
-import type { MailingProgress } from '../../../src/shared/api';
+import type { MailingProgress } from '../../../src/shared/api-responses';
 import type { Subscriber } from '../../../src/shared/records';
-import { parse, parsed, transact, type Backend, type Write } from './backend';
+import { parse, parsed, transact, type Backend, type Write } from './backend-contract';
 import { countTable } from './counting';
 import { KEYS } from './keys';
 import { mailingCount, queue } from './outbox';

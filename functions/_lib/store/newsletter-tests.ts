@@ -8,7 +8,7 @@
  * test then waits in the newsletter's line, behind the lead notifications, at its pace.
  */
 import type { Delivery } from '../../../src/shared/records';
-import { transact, type Backend, type Write } from './backend';
+import { transact, type Backend, type Write } from './backend-contract';
 import { dayOf } from './counting';
 import { KEYS } from './keys';
 import { queue } from './outbox';

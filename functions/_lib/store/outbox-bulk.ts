@@ -6,7 +6,7 @@
  * up is not sent: it is cancelled in the same step, so someone who leaves before their e-mail
  * goes out never gets it.
  */
-import { parsed, transact, type Backend, type Write } from './backend';
+import { parsed, transact, type Backend, type Write } from './backend-contract';
 import { KEYS } from './keys';
 import { claimable, leaseWrites, mailingCount, type Lease } from './outbox';
 import { cancelled, OUTBOX_LEASE_MS } from './outbox-state';

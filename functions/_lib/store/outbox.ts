@@ -4,9 +4,9 @@
  * under a lease, completed with each attempt's outcome, retried by the owner, listed, and their
  * texts forgotten once delivered a while ago.
  */
-import type { MailingProgress } from '../../../src/shared/api';
+import type { MailingProgress } from '../../../src/shared/api-responses';
 import type { Delivery } from '../../../src/shared/records';
-import { parse, parsed, transact, type Backend, type Needs, type Values, type Write } from './backend';
+import { parse, parsed, transact, type Backend, type Needs, type Values, type Write } from './backend-contract';
 import { KEYS } from './keys';
 import { afterAttempt, deliveryOf, dueIndex, newState, OUTBOX_LEASE_MS, redacted, revived } from './outbox-state';
 import type {

@@ -4,7 +4,7 @@
  * attempts counted per client. A session belongs to the password it was opened with: a new
  * password ends every older session, and so does "Log out everywhere".
  */
-import { parse, transact, type Backend } from './backend';
+import { parse, transact, type Backend } from './backend-contract';
 import { KEYS } from './keys';
 import type { LoginAttempts } from './types';
 

@@ -1,7 +1,7 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
 /** The Spam section: leads held as spam and the owner's "Not spam", and what was refused before storing. */
 import type { Lead } from '../../../src/shared/records';
-import { parse, parsed, transact, type Backend } from './backend';
+import { parse, parsed, transact, type Backend } from './backend-contract';
 import { KEYS } from './keys';
 import { isHeld, listed } from './leads';
 import { queue } from './outbox';

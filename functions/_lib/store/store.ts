@@ -1,7 +1,7 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
 /** The store: every operation, each written once in the module of its concern, over one backend. */
 import { adminReadVerbs } from './admin-reads';
-import type { Backend } from './backend';
+import type { Backend } from './backend-contract';
 import { leadVerbs } from './leads';
 import { mailingVerbs } from './mailings';
 import { newsletterTestVerbs } from './newsletter-tests';

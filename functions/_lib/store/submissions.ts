@@ -4,7 +4,7 @@
  * as its record: its idempotency key (a repeat gives back the first answer) and its proof-of-work
  * challenge (spent once, until it expires).
  */
-import type { Values, Write } from './backend';
+import type { Values, Write } from './backend-contract';
 import { ChallengeSpentError, IdempotencyKeyReusedError } from './errors';
 import { KEYS } from './keys';
 import type { WriteOptions } from './types';

@@ -2,7 +2,7 @@
 /** The newsletter's subscribers: a sign-up, its confirmation, an unsubscription, an erasure. */
 import { createHash } from 'node:crypto';
 import type { Subscriber, SubscriberStatus } from '../../../src/shared/records';
-import { parse, parsed, transact, type Backend, type Write } from './backend';
+import { parse, parsed, transact, type Backend, type Write } from './backend-contract';
 import { counted, countOn, dayOf } from './counting';
 import { KEYS } from './keys';
 import { forgetEntries, mailingCount, queue, queueKeys } from './outbox';

@@ -1,15 +1,15 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
 /**
- * Cookieless audience figures: a page view counted in one commit (one round trip on Upstash),
+ * Cookieless visits figures: a view counted in one commit (one round trip on Upstash),
  * the day's salt for the visitor hashes, and a day's figures read back. Nothing here knows a
  * person: a visitor is a hash that changes with the day's salt, and the figures are counts.
  */
 import { randomBytes } from 'node:crypto';
-import { distinctKey, parse, transact, type Backend, type Write } from './backend';
+import { distinctKey, parse, transact, type Backend, type Write } from './backend-contract';
 import { countTable } from './counting';
 import { KEYS, type VisitTable } from './keys';
 
-/** A visit ends after 30 minutes without a page view. */
+/** A visit ends after 30 minutes without a view. */
 export const VISIT_MS = 30 * 60_000;
 /** Daily figures are kept 25 months, the most the CNIL's exemption allows. */
 export const VISITS_TTL_SECONDS = 25 * 31 * 24 * 3600;
@@ -34,7 +34,7 @@ export const VISIT_CAPS: Record<VisitTable, number> = {
 
 export type Device = 'phone' | 'tablet' | 'desktop';
 
-/** One page view, as the endpoint has made it anonymous and bounded. */
+/** One view, as the endpoint has made it anonymous and bounded. */
 export interface PageView {
   /** YYYY-MM-DD in the site's time zone. */
   day: string;
@@ -42,13 +42,13 @@ export interface PageView {
   visitor: string;
   /** A page of the build, or OTHER_PAGE. */
   path: string;
-  /** `utm_source`, else the referring host, else `Direct`: counted when the page view opens a visit. */
+  /** `utm_source`, else the referring host, else `Direct`: counted when the view opens a visit. */
   source: string;
   campaign?: string | undefined;
   device: Device;
 }
 
-/** A field's page views (or visits) and visitors. */
+/** A field's views (or visits) and visitors. */
 export interface Tallied {
   views: number;
   visitors: number;
@@ -57,7 +57,7 @@ export interface Tallied {
 /** What one day counted. */
 export interface DayFigures {
   visitors: number;
-  /** Page views and visitors by page. */
+  /** Views and visitors by page. */
   pages: Record<string, Tallied>;
   /** Visits that began on each page. */
   entries: Record<string, number>;
@@ -76,11 +76,11 @@ const OTHER_OF: Record<VisitTable, string> = {
 };
 
 /**
- * The writes of a page view. The page and the day's visitors count every view; the entry, source,
+ * The writes of a view. The page and the day's visitors count every view; the entry, source,
  * campaign and device count only the view that opens a visit (no view of that visitor in the
  * last 30 minutes), decided inside the commit, so that concurrent views cannot both open one.
  */
-export function pageViewWrites(view: PageView): Write[] {
+export function viewWrites(view: PageView): Write[] {
   const bounded = (table: VisitTable, field: string, member?: string): Write => ({
     op: 'bounded',
     key: KEYS.visitTable(view.day, table),
@@ -160,12 +160,12 @@ export function visitVerbs(backend: Backend) {
 
   return {
     /**
-     * Counts a page view: one commit without checks (counters and sets never conflict), one round
+     * Counts a view: one commit without checks (counters and sets never conflict), one round
      * trip on Upstash. With `limit`, only the first `perMinute` views of that client (a hash, never
      * an address) in a minute count, decided in the same step.
      */
     async recordPageView(view: PageView, limit?: { client: string; perMinute: number }): Promise<void> {
-      const writes = pageViewWrites(view);
+      const writes = viewWrites(view);
       await backend.commit(
         [],
         limit
@@ -174,7 +174,7 @@ export function visitVerbs(backend: Backend) {
       );
     },
 
-    /** The salt of a day's visitor hashes: made at the day's first page view, deleted 48 hours later. */
+    /** The salt of a day's visitor hashes: made at the day's first view, deleted 48 hours later. */
     visitSalt(day: string): Promise<string> {
       const key = KEYS.visitSalt(day);
       return transact(backend, {
@@ -190,7 +190,7 @@ export function visitVerbs(backend: Backend) {
 
     /**
      * The figures of each day, in the order given. A day before `finalBefore` can count nothing
-     * more (page views count on the server's today, and its salt is gone): its figures are stored
+     * more (views count on the server's today, and its salt is gone): its figures are stored
      * as one value the first time they are read, and its live tables and sets deleted, so a year
      * of days is one read and the store keeps a few hundred bytes a day.
      */

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { ApiError, apiRequest, errorText, throwIfResNotOk } from '../../lib/api';
+import { ApiError, apiRequest, errorText, throwIfResNotOk } from '../../lib/api-client';
 import { Button } from '../ui/button';
 import { Field, FormAlert, Input } from '../ui/field';
 
@@ -18,7 +18,7 @@ type Session =
  * The owner's page: a login form until the server says the session cookie is good, then the
  * dashboard. Only React and this form load with the page; the dashboard's code follows a login.
  */
-export function AdminApp({ analyticsUrl }: { analyticsUrl?: string }) {
+export function AdminApp({ externalDashboardUrl }: { externalDashboardUrl?: string }) {
   const [session, setSession] = useState<Session>({ state: 'checking' });
 
   const logOut = useCallback(() => setSession({ state: 'anonymous' }), []);
@@ -53,7 +53,7 @@ export function AdminApp({ analyticsUrl }: { analyticsUrl?: string }) {
     case 'authenticated':
       return (
         <Suspense fallback={<Panel>Loading the dashboard…</Panel>}>
-          <AdminDashboard analyticsUrl={analyticsUrl} onLogout={logOut} onSessionEnd={endSession} />
+          <AdminDashboard externalDashboardUrl={externalDashboardUrl} onLogout={logOut} onSessionEnd={endSession} />
         </Suspense>
       );
   }

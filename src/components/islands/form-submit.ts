@@ -4,7 +4,7 @@
  * submission was stored, which is when useSchemaForm empties the form.
  */
 import { useEffect, useState, type RefObject } from 'react';
-import { submitForm } from '../../lib/api';
+import { submitForm } from '../../lib/api-client';
 import { NEWSLETTER_CHECK_INBOX, NEWSLETTER_FAILURE, NEWSLETTER_SUCCESS } from '../../lib/form-messages';
 import { toast, TOASTER_EVENT } from '../../stores/toasts';
 

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, type FormEvent } from 'react';
 import { useForm, type DefaultValues, type FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
-import { prepareProofOfWork } from '../../lib/proof-of-work';
+import { prepareProofOfWork } from '../../lib/solve-ahead';
 
 /**
  * A form checked by one of the shared schemas, so the browser applies the rules the server parses

@@ -1,6 +1,6 @@
 // functions/_lib/delivery gets what the outbox holds to people: the e-mails, their SMTP transport or local folder, the signed webhooks and links, and the sweep.
 /** The owner's Monday letter: last week's visits, leads and subscribers against the week before, and the newsletter's sendings. */
-import type { MailingProgress, VisitsReport } from '../../../../src/shared/api';
+import type { MailingProgress, VisitsReport } from '../../../../src/shared/api-responses';
 import { site } from '../../../../src/site.config';
 import type { NewOutboxEntry } from '../../store/types';
 import { renderMail, type Block } from '../mail-layout';
@@ -55,7 +55,7 @@ export function weeklyReport(
       kind: 'fields',
       rows: [
         ['Visitors', against(totals.visitors, before.totals.visitors)],
-        ['Page views', against(totals.pageviews, before.totals.pageviews)],
+        ['Views', against(totals.pageviews, before.totals.pageviews)],
         ['Leads', against(totals.leads, before.totals.leads)],
         ['New subscribers', against(totals.subscribers, before.totals.subscribers)],
       ],
@@ -70,7 +70,7 @@ export function weeklyReport(
               page.path,
               `${counted(page.visitors, 'visitor')}, ${counted(page.leads, 'lead')}${rate(page.leads, page.visitors)}`,
             ])
-        : [['No page views', 'none were counted last week']],
+        : [['No views', 'none were counted last week']],
     },
     { kind: 'paragraph', text: 'Where visitors came from:' },
     {

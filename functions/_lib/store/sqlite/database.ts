@@ -37,7 +37,7 @@ const CHECKPOINT_AFTER_WRITES = 300;
 const IDLE_MS = 5;
 
 /**
- * The shapes of the backend (../backend.ts), one table each. Times are ms since the epoch.
+ * The shapes of the backend (../backend-contract.ts), one table each. Times are ms since the epoch.
  *
  * Laid out so that a commit changes few pages: SQLite writes each page a transaction changed to
  * the WAL, and that is most of a write's cost. kv keeps its rows in order of arrival (a rowid

@@ -1,13 +1,13 @@
 import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
-import { apiRequest, errorText } from '../../../lib/api';
+import { apiRequest, errorText } from '../../../lib/api-client';
 import { onSessionEnd, queryClient } from '../../../lib/query-client';
-import type { Overview } from '../../../shared/api';
+import type { Overview } from '../../../shared/api-responses';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/field';
-import { Analytics } from './Analytics';
 import { Campaigns } from './Campaigns';
 import { Delivery, DeliveryWarning } from './Delivery';
+import { ExternalDashboard } from './ExternalDashboard';
 import { loadChart } from './Chart';
 import { Figures } from './Figures';
 import { Leads } from './Leads';
@@ -31,14 +31,24 @@ const SECTIONS = [
   { id: 'newsletter', label: 'Newsletter' },
   { id: 'outbox', label: 'Outbox' },
   { id: 'delivery', label: 'Delivery' },
-  { id: 'analytics', label: 'Analytics' },
+  { id: 'external-dashboard', label: 'External dashboard' },
 ] as const;
-const SECTION_IDS = SECTIONS.map((section) => section.id);
 
 type SectionId = (typeof SECTIONS)[number]['id'];
 
+/** The sections shown: the external dashboard only when one is configured, never as an empty section. */
+const SHOWN = {
+  withExternalDashboard: SECTIONS,
+  withoutExternalDashboard: SECTIONS.filter((section) => section.id !== 'external-dashboard'),
+};
+const SHOWN_IDS = {
+  withExternalDashboard: SHOWN.withExternalDashboard.map((section) => section.id),
+  withoutExternalDashboard: SHOWN.withoutExternalDashboard.map((section) => section.id),
+};
+
 interface DashboardProps {
-  analyticsUrl?: string;
+  /** The address of a dashboard kept elsewhere, framed in a section of its own; none when unset. */
+  externalDashboardUrl?: string;
   /** The owner logged out (here, or everywhere). */
   onLogout: () => void;
   /** A call found the session over (ended elsewhere, expired, or its password changed). */
@@ -57,10 +67,12 @@ export default function AdminDashboard(props: DashboardProps) {
   );
 }
 
-function Dashboard({ analyticsUrl, onLogout, onSessionEnd: onEnd }: DashboardProps) {
+function Dashboard({ externalDashboardUrl, onLogout, onSessionEnd: onEnd }: DashboardProps) {
   const client = useQueryClient();
   const overview = useQuery<Overview>({ queryKey: ['/api/admin/overview'] });
-  const current = useSections(SECTION_IDS);
+  const shown = externalDashboardUrl ? 'withExternalDashboard' : 'withoutExternalDashboard';
+  const sections = SHOWN[shown];
+  const current = useSections(SHOWN_IDS[shown]);
   // The chart's code downloads while the figures are on their way.
   useEffect(() => void loadChart(), []);
   // Data the server no longer lets this browser read is not kept on screen or in memory; what the
@@ -97,7 +109,7 @@ function Dashboard({ analyticsUrl, onLogout, onSessionEnd: onEnd }: DashboardPro
     newsletter: <Newsletter />,
     outbox: <Outbox counts={data?.outbox} />,
     delivery: data && <Delivery setup={data.delivery} outbox={data.outbox} />,
-    analytics: <Analytics url={analyticsUrl} />,
+    'external-dashboard': externalDashboardUrl && <ExternalDashboard url={externalDashboardUrl} />,
   };
   return (
     <div className="grid min-w-0 gap-6">
@@ -119,9 +131,9 @@ function Dashboard({ analyticsUrl, onLogout, onSessionEnd: onEnd }: DashboardPro
       )}
       {/* A flex column on a phone, so that the menu's bar stays in view over every section (in a grid it would keep to its row). */}
       <div className="flex min-w-0 flex-col gap-6 lg:grid lg:grid-cols-[10rem_minmax(0,1fr)] lg:gap-10">
-        <SectionMenu sections={SECTIONS} current={current} />
+        <SectionMenu sections={sections} current={current} />
         <div className="grid min-w-0 gap-10">
-          {SECTIONS.map(({ id }) => (
+          {sections.map(({ id }) => (
             // Clear of the phone's menu bar when scrolled to; on a wide screen the menu is beside it.
             <div key={id} id={id} className="grid min-w-0 scroll-mt-16 gap-10 lg:scroll-mt-0">
               {content[id]}

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { CampaignRow, CampaignSummary, ListPage } from '../../../shared/api';
+import type { CampaignRow, CampaignSummary, ListPage } from '../../../shared/api-responses';
 import { Button } from '../../ui/button';
 import { Field, Input } from '../../ui/field';
 import { RecordList, type Column } from '../../ui/record-list';

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { MouseEvent } from 'react';
-import { apiRequest, errorText } from '../../../lib/api';
+import { apiRequest, errorText } from '../../../lib/api-client';
 import { isSessionEnded } from '../../../lib/query-client';
 import { toast } from '../../../stores/toasts';
 

@@ -1,4 +1,4 @@
-import type { DeliverySetup, Overview } from '../../../shared/api';
+import type { DeliverySetup, Overview } from '../../../shared/api-responses';
 import { count, plural } from './record-text';
 
 /**

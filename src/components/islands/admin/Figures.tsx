@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { Overview } from '../../../shared/api';
+import type { Overview } from '../../../shared/api-responses';
 import { Chart } from './Chart';
 import { count } from './record-text';
 

@@ -1,4 +1,4 @@
-import type { ListPage } from '../../../shared/api';
+import type { ListPage } from '../../../shared/api-responses';
 import type { Delivery, Lead } from '../../../shared/records';
 import type { Column } from '../../ui/record-list';
 import { deleteLead } from './DeleteRecord';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, type SyntheticEvent } from 'react';
-import { errorText } from '../../../lib/api';
-import type { NewsletterPreview } from '../../../shared/api';
+import { errorText } from '../../../lib/api-client';
+import type { NewsletterPreview } from '../../../shared/api-responses';
 import { FormAlert } from '../../ui/field';
 import { putStylesBack, takeStylesOut } from './mail-frame';
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { errorText } from '../../../lib/api';
-import type { NewsletterPage } from '../../../shared/api';
+import { errorText } from '../../../lib/api-client';
+import type { NewsletterPage } from '../../../shared/api-responses';
 import { FormAlert } from '../../ui/field';
 import { NewsletterItemCard } from './NewsletterItem';
 import { plural } from './record-text';
@@ -9,7 +9,7 @@ import { plural } from './record-text';
 const SENDING_REFRESH_MS = 5000;
 
 /** Who gets a mailing and how fast it goes, under the section's heading. */
-function Audience({ page }: { page: NewsletterPage }) {
+function Recipients({ page }: { page: NewsletterPage }) {
   const rate =
     page.ratePerMinute === null ? 'no sending limit' : `at most ${plural(page.ratePerMinute, 'e-mail')} a minute`;
   return (
@@ -44,7 +44,7 @@ export function Newsletter() {
         <h3 id="newsletter-title" className="text-xl font-bold">
           Newsletter
         </h3>
-        {page && <Audience page={page} />}
+        {page && <Recipients page={page} />}
       </div>
       {query.isPending && <p className="text-ink-600">Loading…</p>}
       {query.error && <FormAlert tone="error">The newsletter could not be loaded: {errorText(query.error)}</FormAlert>}

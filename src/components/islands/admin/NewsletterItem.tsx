@@ -5,8 +5,8 @@ import type {
   NewsletterItem,
   NewsletterPage,
   NewsletterTestAnswer,
-} from '../../../shared/api';
-import { ApiError, errorText } from '../../../lib/api';
+} from '../../../shared/api-responses';
+import { ApiError, errorText } from '../../../lib/api-client';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { Field, Input } from '../../ui/field';
@@ -148,11 +148,11 @@ function UnsentActions({ item, page }: { item: NewsletterItem; page: NewsletterP
   const [showPreview, setShowPreview] = useState(false);
   const previewId = useId();
   const path = `/api/admin/newsletter/${encodeURIComponent(item.id)}`;
-  const audience = plural(page.confirmed, 'subscriber');
+  const recipients = plural(page.confirmed, 'subscriber');
   const send = useAdminAction({
     method: 'POST',
     path: `${path}/send`,
-    done: { title: 'Sending', description: `“${item.subject}” is on its way to ${audience}.` },
+    done: { title: 'Sending', description: `“${item.subject}” is on its way to ${recipients}.` },
     failed: 'Could not start sending',
   });
   const skip = useAdminAction({
@@ -184,7 +184,7 @@ function UnsentActions({ item, page }: { item: NewsletterItem; page: NewsletterP
   const busy = send.isPending || skip.isPending || test.isPending;
 
   function confirmAndSend() {
-    if (window.confirm(`Send “${item.subject}” to ${audience}? This cannot be undone.`)) send.mutate();
+    if (window.confirm(`Send “${item.subject}” to ${recipients}? This cannot be undone.`)) send.mutate();
   }
 
   function confirmAndSkip() {
@@ -204,7 +204,7 @@ function UnsentActions({ item, page }: { item: NewsletterItem; page: NewsletterP
           {showPreview ? 'Hide the preview' : 'Preview'}
         </Button>
         <Button size="sm" disabled={busy || page.confirmed === 0} onClick={confirmAndSend}>
-          Send to {audience}
+          Send to {recipients}
         </Button>
         <Button variant="ghost" size="sm" disabled={busy} onClick={confirmAndSkip}>
           Don’t send

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { OutboxItem, Overview } from '../../../shared/api';
+import type { OutboxItem, Overview } from '../../../shared/api-responses';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import type { Column } from '../../ui/record-list';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { errorText } from '../../../lib/api';
-import type { ListPage } from '../../../shared/api';
+import { errorText } from '../../../lib/api-client';
+import type { ListPage } from '../../../shared/api-responses';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/field';
 import { RecordList, type RecordListProps } from '../../ui/record-list';

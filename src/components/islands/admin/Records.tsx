@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ListPage } from '../../../shared/api';
+import type { ListPage } from '../../../shared/api-responses';
 import type { Column } from '../../ui/record-list';
 import { CsvExport } from './CsvExport';
 import { PagedList, usePagedQuery } from './PagedList';

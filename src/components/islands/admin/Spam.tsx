@@ -1,4 +1,4 @@
-import type { SpamPage } from '../../../shared/api';
+import type { SpamPage } from '../../../shared/api-responses';
 import type { Lead } from '../../../shared/records';
 import { Button } from '../../ui/button';
 import type { Column } from '../../ui/record-list';

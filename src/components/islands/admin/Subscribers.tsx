@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ListPage } from '../../../shared/api';
+import type { ListPage } from '../../../shared/api-responses';
 import type { Subscriber, SubscriberStatus } from '../../../shared/records';
 import { Badge } from '../../ui/badge';
 import type { Column } from '../../ui/record-list';

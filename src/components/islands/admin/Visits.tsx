@@ -1,9 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { errorText } from '../../../lib/api';
+import { errorText } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { formatShortDate } from '../../../lib/format';
-import type { VisitsReport } from '../../../shared/api';
+import type { VisitsReport } from '../../../shared/api-responses';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/field';
 import { Chart } from './Chart';
@@ -39,7 +39,7 @@ function Totals({ report, previous, before }: { report: VisitsReport; previous?:
     ...(
       [
         ['Visitors', 'visitors'],
-        ['Page views', 'pageviews'],
+        ['Views', 'pageviews'],
         ['Leads', 'leads'],
         ['New subscribers', 'subscribers'],
       ] as const
@@ -72,7 +72,7 @@ function Totals({ report, previous, before }: { report: VisitsReport; previous?:
   );
 }
 
-/** Visitors and page views per day, in a card. */
+/** Visitors and views per day, in a card. */
 function PerDay({ report }: { report: VisitsReport }) {
   const days = useMemo(() => report.days.map((row) => row.date), [report.days]);
   const series = useMemo(
@@ -83,7 +83,7 @@ function PerDay({ report }: { report: VisitsReport }) {
         fill: 'rgba(20,184,166,0.12)',
         values: report.days.map((row) => row.visitors),
       },
-      { label: 'Page views', stroke: '#b7791f', values: report.days.map((row) => row.pageviews) },
+      { label: 'Views', stroke: '#b7791f', values: report.days.map((row) => row.pageviews) },
     ],
     [report.days],
   );
@@ -93,16 +93,16 @@ function PerDay({ report }: { report: VisitsReport }) {
       <Chart
         days={days}
         series={series}
-        label={`Visitors and page views per day from ${day(report.from)} to ${day(report.to)}`}
+        label={`Visitors and views per day from ${day(report.from)} to ${day(report.to)}`}
       />
     </div>
   );
 }
 
 /**
- * The site's own audience figures over 7 days, 30 days or 12 months ending `today` (in the site's
+ * The site's own visits figures over 7 days, 30 days or 12 months ending `today` (in the site's
  * time zone, as the dashboard's overview says), each total
- * against the period before: visitors, page views, leads, sign-ups and conversion; the days in a
+ * against the period before: visitors, views, leads, sign-ups and conversion; the days in a
  * chart; the pages, sources, campaigns and devices in tables.
  */
 export function Visits({ today }: { today: string }) {

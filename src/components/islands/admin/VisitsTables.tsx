@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { VisitPageRow, VisitsReport } from '../../../shared/api';
+import type { VisitPageRow, VisitsReport } from '../../../shared/api-responses';
 import { Button } from '../../ui/button';
 import { RecordTable, type Column } from '../../ui/record-list';
 import { count } from './record-text';
@@ -40,7 +40,7 @@ const nameColumn = <T,>(header: string, name: (row: T) => string): Column<T> => 
 const PAGE_COLUMNS: Column<VisitPageRow>[] = [
   nameColumn('Page', (row) => (row.path === 'other' ? 'Other addresses' : row.path)),
   figure('Visitors', (row) => row.visitors),
-  figure('Page views', (row) => row.pageviews),
+  figure('Views', (row) => row.pageviews),
   figure('Entries', (row) => row.entries),
   ...outcomeColumns<VisitPageRow>(),
 ];

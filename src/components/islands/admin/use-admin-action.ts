@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, errorText } from '../../../lib/api';
+import { apiRequest, errorText } from '../../../lib/api-client';
 import { isSessionEnded } from '../../../lib/query-client';
 import { toast } from '../../../stores/toasts';
 

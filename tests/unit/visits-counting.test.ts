@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { countedPath, deviceOf, keyedHash, notCounted, sourceOf } from '../../functions/_lib/audience/page-view';
-import { addDays, dayCount, dayIn, daysFrom } from '../../functions/_lib/audience/days';
-import { countedPaths, servedPath } from '../../src/integrations/counted-pages';
+import { countedPath, deviceOf, keyedHash, notCounted, sourceOf } from '../../functions/_lib/visits/counting-rules';
+import { addDays, dayCount, dayIn, daysFrom } from '../../functions/_lib/visits/calendar-days';
+import { countedPaths, servedPath } from '../../src/integrations/write-counted-pages';
 
 describe('deviceOf', () => {
   test.each([

@@ -11,7 +11,7 @@
 import { createChallenge, randomInt, verifySolution, type Challenge, type Payload } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { z } from 'zod';
-import { PROOF_OF_WORK_FIELD, PROOF_OF_WORK_PATH } from '../../../src/shared/proof-of-work';
+import { PROOF_OF_WORK_FIELD, PROOF_OF_WORK_PATH } from '../../../src/shared/proof-of-work-names';
 import { getEnv } from '../platform/env';
 import { derivedKey } from '../platform/secrets';
 import type { SpentChallenge } from '../store/types';

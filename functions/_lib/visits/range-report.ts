@@ -1,13 +1,13 @@
-// functions/_lib/audience counts page views without knowing who made them.
+// functions/_lib/visits counts views without knowing who made them.
 /**
- * The Visits figures over a range of days: the days' audience counts added up, and the leads and
+ * The Visits figures over a range of days: the days' views and visitors added up, and the leads and
  * subscribers of those days counted by their first touch. The two are counted apart and only
  * divided: a visit is never joined to a person.
  */
-import type { VisitPageRow, VisitsReport } from '../../../src/shared/api';
+import type { VisitPageRow, VisitsReport } from '../../../src/shared/api-responses';
 import type { Attribution } from '../../../src/shared/records';
-import { addDays, dayIn, daysFrom } from './days';
-import { countedPath, sourceOf } from './page-view';
+import { addDays, dayIn, daysFrom } from './calendar-days';
+import { countedPath, sourceOf } from './counting-rules';
 import { countTable } from '../store/counting';
 import type { StoreVerbs } from '../store/store';
 import { OTHER_VALUE, type DayFigures } from '../store/visits';
@@ -15,7 +15,7 @@ import { OTHER_VALUE, type DayFigures } from '../store/visits';
 /** The most leads and the most subscribers a report counts (its records are read one by one). */
 export const MAX_RECORDS = 20_000;
 
-/** A record's first touch as the audience figures name it: its landing page, source and campaign. */
+/** A record's first touch as the visits figures name it: its landing page, source and campaign. */
 export function touchOf(
   attribution: Attribution | undefined,
   siteHost: string,

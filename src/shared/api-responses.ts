@@ -290,7 +290,7 @@ export interface VisitPageRow {
 }
 
 /**
- * GET /api/admin/visits?from=YYYY-MM-DD&to=YYYY-MM-DD: the site's cookieless audience figures
+ * GET /api/admin/visits?from=YYYY-MM-DD&to=YYYY-MM-DD: the site's cookieless visits figures
  * over a range of days in the site's time zone, both ends included. A visitor is counted once a
  * day (the day's salt makes a new hash each day), so `visitors` over several days is the sum of
  * the daily counts, not the number of distinct people. Leads and subscribers are counted from

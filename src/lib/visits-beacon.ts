@@ -1,7 +1,8 @@
 /**
- * The page view's report (POST /api/visits): once the page has loaded and painted, never before
- * its largest paint, one beacon with the path, the referring site and the campaign in the address. Nothing is
- * kept in the browser; the server counts the view under a hash it cannot turn back into a person.
+ * The page's view, reported for the Visits figures (POST /api/visits): once the page has loaded
+ * and its largest paint is on screen, one beacon with the path, the referring site and the
+ * campaign in the address. Nothing is kept in the browser; the server counts the view under a
+ * hash it cannot turn back into a person.
  */
 import { VISITS_PATH } from '../shared/pages';
 import { firstTouch } from './attribution';
@@ -39,7 +40,7 @@ function afterPaint(): void {
   observer.observe({ type: 'largest-contentful-paint', buffered: true });
 }
 
-export function reportPageView(): void {
+export function sendVisitsBeacon(): void {
   if (skipped()) return;
   if (document.readyState === 'complete') afterPaint();
   else addEventListener('load', afterPaint, { once: true });

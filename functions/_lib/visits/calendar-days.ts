@@ -1,4 +1,4 @@
-// functions/_lib/audience counts page views without knowing who made them.
+// functions/_lib/visits counts views without knowing who made them.
 /** Calendar days in the site's time zone (SITE_TIME_ZONE), as YYYY-MM-DD. */
 
 const formats = new Map<string, Intl.DateTimeFormat>();

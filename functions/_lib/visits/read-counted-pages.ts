@@ -1,4 +1,4 @@
-// functions/_lib/audience counts page views without knowing who made them.
+// functions/_lib/visits counts views without knowing who made them.
 import { COUNTED_PAGES_FILE } from '../../../src/shared/pages';
 import { readBuildJson } from '../platform/build-files';
 

@@ -3,8 +3,8 @@
  * turned into an error whose message is "status: body" (or the status text when the body is empty).
  */
 import type { QueryFunction } from '@tanstack/react-query';
-import { PROOF_OF_WORK_FIELD } from '../shared/proof-of-work';
-import { takeProofOfWork } from './proof-of-work';
+import { PROOF_OF_WORK_FIELD } from '../shared/proof-of-work-names';
+import { takeProofOfWork } from './solve-ahead';
 import { VISIT_KEY } from './visit-key';
 
 export class ApiError extends Error {

@@ -4,7 +4,7 @@
  * commit one IMMEDIATE transaction that checks, then writes. It knows no rule of the site.
  */
 import type { SQLInputValue } from 'node:sqlite';
-import { distinctKey, type Backend, type Check, type CommitOutcome, type Write } from '../backend';
+import { distinctKey, type Backend, type Check, type CommitOutcome, type Write } from '../backend-contract';
 import { countTable } from '../counting';
 import { openDatabase, type Database, type Row } from './database';
 

@@ -1,16 +1,16 @@
-// functions/_lib/audience counts page views without knowing who made them.
+// functions/_lib/visits counts views without knowing who made them.
 /**
- * What a reported page view becomes before the store sees it: counted or not (tools, the admin's
+ * What a reported view becomes before the store sees it: counted or not (tools, the admin's
  * pages, people who asked not to be followed), its page among the build's or "other", its source,
  * its device class, and a visitor hash that cannot be turned back into an address.
  */
 import { createHmac } from 'node:crypto';
 import { isbot } from 'isbot';
 import { UNCOUNTED_PATH } from '../../../src/shared/pages';
-import type { PageViewRequest } from '../../../src/shared/schemas';
+import type { VisitsRequest } from '../../../src/shared/schemas';
 import { OTHER_PAGE, type Device, type PageView } from '../store/visits';
 
-/** Why a page view is answered but not counted. */
+/** Why a view is answered but not counted. */
 export type NotCounted = 'privacy-signal' | 'no-browser' | 'bot' | 'admin-page';
 
 /**
@@ -39,7 +39,7 @@ export function deviceOf(agent: string): Device {
 const withoutWww = (host: string) => host.toLowerCase().replace(/^www\./, '');
 
 /** `utm_source`, else the referring site (unless it is this one), else Direct. */
-export function sourceOf(view: PageViewRequest, siteHost: string): string {
+export function sourceOf(view: VisitsRequest, siteHost: string): string {
   if (view.utm_source) return view.utm_source;
   const referrer = view.referrer && withoutWww(view.referrer);
   return referrer && referrer !== withoutWww(siteHost) ? referrer : 'Direct';
@@ -60,9 +60,9 @@ export function keyedHash(salt: string, ...parts: string[]): string {
   return createHmac('sha256', salt).update(parts.join('\n')).digest('hex').slice(0, 32);
 }
 
-/** The page view as the store counts it. */
-export function pageViewOf(
-  view: PageViewRequest,
+/** The view as the store counts it. */
+export function countedView(
+  view: VisitsRequest,
   {
     day,
     salt,

@@ -6,7 +6,7 @@
  */
 import { Redis } from '@upstash/redis';
 import { countTable } from '../counting';
-import type { Backend, Check, CommitOutcome, Write } from '../backend';
+import type { Backend, Check, CommitOutcome, Write } from '../backend-contract';
 
 /**
  * The commit. Its argument, one JSON array: the checks ([key, value or false when absent] or
@@ -41,7 +41,7 @@ apply = function(w)
     if w[5] then redis.call('EXPIRE', key, w[5]) end
   elseif op == 'distinct' then
     -- A set's time to live is set when it is made (PFADD answers 1 for a new key): an EXPIRE at
-    -- every page view would double what a view costs, and Upstash bills each command.
+    -- every view would double what a view costs, and Upstash bills each command.
     if redis.call('PFADD', key, w[3]) == 1 then redis.call('EXPIRE', key, w[4]) end
   elseif op == 'bounded' then
     local field, other = w[3], w[5]

@@ -11,7 +11,7 @@ export function servedPath(pathname: string): string {
   return path.replace(/\/index$/, '') || '/';
 }
 
-/** The paths the audience figures count under their own name: every page of the build but the 404 pages and the admin's. */
+/** The paths the visits figures count under their own name: every page of the build but the 404 pages and the admin's. */
 export function countedPaths(pathnames: readonly string[]): string[] {
   const paths = new Set(
     pathnames.map(servedPath).filter((path) => !/(^|\/)404$/.test(path) && !UNCOUNTED_PATH.test(path)),
@@ -20,8 +20,9 @@ export function countedPaths(pathnames: readonly string[]): string[] {
 }
 
 /**
- * Writes dist/counted-pages.json for the page-view function: a path outside it counts as one
- * "other" row, so a flood of made-up paths cannot grow the store.
+ * Writes dist/counted-pages.json for the functions that count and report visits
+ * (functions/_lib/visits/read-counted-pages.ts): a path outside it counts as one "other" row, so
+ * a flood of made-up paths cannot grow the store.
  */
 export function countedPages(): AstroIntegration {
   return {
