@@ -2,61 +2,24 @@
  * GET /api/admin/campaigns with real Requests, on the embedded store and on Upstash Redis: every
  * campaign, 20 to a page in the dashboard's order, searched by source, medium and campaign.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import adminCampaigns from '../../functions/admin-campaigns';
 import adminLogin from '../../functions/admin-login';
-import { resetEnv } from '../../functions/_lib/platform/env';
-import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
-import type { CampaignRow, ListPage } from '../../src/shared/api';
+import type { CampaignRow, ListPage } from '../../src/shared/api-responses';
 import { createContext } from '../../scripts/harness/functions';
-import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
-import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import { CAMPAIGNS, seedCampaigns } from '../support/campaigns';
-import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';
+import { addEnv, setEnv, useStores } from '../support/store-setup';
 
 const PASSWORD = 'correct horse battery staple';
-const TOKEN = 'admin-campaigns-token';
-let folder = '';
-let redis: RedisServerHandle | undefined;
-let bridge: UpstashBridge | undefined;
-const opened: SqliteStore[] = [];
-const upstashClient = () => createUpstashClient({ url: bridge?.url ?? '', token: TOKEN, timeoutMs: 5000 });
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
-});
-afterAll(async () => {
-  await bridge?.stop();
-  await redis?.stop();
-});
-beforeEach(() => {
-  folder = mkdtempSync(path.join(tmpdir(), 'admin-campaigns-'));
-  Object.assign(process.env, {
-    LOCAL_STORE_DIR: folder,
+const stores = useStores();
+beforeEach(() =>
+  setEnv({
+    LOCAL_STORE_DIR: stores.folder(),
     ADMIN_PASSWORD: PASSWORD,
     SESSION_SECRET: 'a'.repeat(16) + 'b'.repeat(16) + 'c'.repeat(8),
     SITE_LOCAL_RUN: 'true',
-  });
-  resetEnv();
-});
-afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
-  rmSync(folder, { recursive: true, force: true });
-  for (const key of [
-    'ADMIN_PASSWORD',
-    'SESSION_SECRET',
-    'LOCAL_STORE_DIR',
-    'SITE_LOCAL_RUN',
-    'UPSTASH_REDIS_REST_URL',
-    'UPSTASH_REDIS_REST_TOKEN',
-  ])
-    delete process.env[key];
-  resetEnv();
-});
+  }),
+);
 
 const context = () => createContext({ ip: '203.0.113.9' });
 
@@ -114,30 +77,12 @@ test.each([
   expect(response.headers.get('cache-control')).toBe('no-store');
 });
 
-describe.each([
-  [
-    'the embedded SQLite store',
-    () => undefined,
-    (): Store => {
-      const store = createSqliteStore(folder);
-      opened.push(store);
-      return store;
-    },
-  ],
-  [
-    'Upstash Redis',
-    async () => {
-      Object.assign(process.env, { UPSTASH_REDIS_REST_URL: bridge?.url, UPSTASH_REDIS_REST_TOKEN: TOKEN });
-      resetEnv();
-      await upstashClient().flushdb();
-    },
-    (): Store => createRedisStore(upstashClient()),
-  ],
-])('on %s', (_name, use: () => unknown, openStore: () => Store) => {
+describe.each(stores.backends)('on %s', (_name, backend) => {
   let cookie = '';
   beforeEach(async () => {
-    await use();
-    await seedCampaigns(openStore(), CAMPAIGNS, new Date());
+    await backend.reset();
+    addEnv(backend.env());
+    await seedCampaigns(backend.open(), CAMPAIGNS, new Date());
     cookie = await login();
   });
 

@@ -2,12 +2,11 @@
  * The admin endpoints with real Requests against the embedded store (and, for the login lockout,
  * Upstash Redis too): who gets in, who does not, and what a cookie is worth after logout or tampering.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Context } from '@netlify/functions';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import adminCampaigns from '../../functions/admin-campaigns';
 import adminLeads from '../../functions/admin-leads';
 import adminLogin from '../../functions/admin-login';
@@ -20,18 +19,16 @@ import adminSubscribers from '../../functions/admin-subscribers';
 import { hashPassword, SESSION_COOKIE, signSession } from '../../functions/_lib/admin/auth';
 import { resetEnv } from '../../functions/_lib/platform/env';
 import { KEYS } from '../../functions/_lib/store/keys';
-import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
 import { DATABASE_FILE } from '../../functions/_lib/store/sqlite/database';
-import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';
+import { addEnv, setEnv, useStores } from '../support/store-setup';
+import { createRedisStore, createSqliteStore, type Store } from '../support/stores';
 import { OUTBOX_MESSAGE_KEEP_MS } from '../../functions/_lib/store/outbox-state';
 import { deliverNow, pruneDelivered } from '../../functions/_lib/delivery/outbox';
 import { localOutboxDir } from '../../functions/_lib/delivery/mail-transport';
 import { getStore } from '../../functions/_lib/store/get-store';
 import type { Lead, Subscriber } from '../../src/shared/records';
-import type { OutboxItem, Overview, SpamPage } from '../../src/shared/api';
+import type { OutboxItem, Overview, SpamPage } from '../../src/shared/api-responses';
 import { createContext } from '../../scripts/harness/functions';
-import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
-import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import { leadEntries } from '../support/outbox-entries';
 import { newsletterEntryId } from '../../functions/_lib/delivery/emails/newsletter-email';
 import { CAMPAIGNS, madeUpCampaigns, seedCampaigns } from '../support/campaigns';
@@ -50,33 +47,22 @@ const PASSWORD = 'correct horse battery staple';
 const LOCAL_COOKIE = 'admin_session';
 const SECRET = 'a'.repeat(16) + 'b'.repeat(16) + 'c'.repeat(8);
 const ORIGIN = 'http://localhost';
-let folder: string;
-const opened: SqliteStore[] = [];
+const stores = useStores();
 /** The embedded store the handlers use, opened beside them. */
 const createFileStore = (directory: string) => {
   const store = createSqliteStore(directory);
-  opened.push(store);
+  stores.opened.push(store);
   return store;
 };
 
-beforeEach(() => {
-  folder = mkdtempSync(path.join(tmpdir(), 'admin-'));
-  for (const key of ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'ADMIN_PASSWORD_HASH'])
-    delete process.env[key];
-  Object.assign(process.env, {
-    LOCAL_STORE_DIR: folder,
+beforeEach(() =>
+  setEnv({
+    LOCAL_STORE_DIR: stores.folder(),
     ADMIN_PASSWORD: PASSWORD,
     SESSION_SECRET: SECRET,
     SITE_LOCAL_RUN: 'true',
-  });
-  resetEnv();
-});
-afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
-  rmSync(folder, { recursive: true, force: true });
-  for (const key of ['ADMIN_PASSWORD', 'SESSION_SECRET', 'LOCAL_STORE_DIR', 'SITE_LOCAL_RUN']) delete process.env[key];
-  resetEnv();
-});
+  }),
+);
 
 function request(
   pathname: string,
@@ -228,7 +214,7 @@ describe('login', () => {
   });
 
   test('the lockout ends when its 15-minute window has passed', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const longAgo = new Date(Date.now() - 16 * 60 * 1000);
     for (let attempt = 0; attempt < 6; attempt += 1) await store.countLoginAttempt('198.51.100.30', 15 * 60, longAgo);
     expect((await login(PASSWORD, '198.51.100.30')).response.status).toBe(200);
@@ -287,8 +273,6 @@ describe('login', () => {
 
 /** A store the login handler can use, and a way to let its lockout window pass without waiting 15 minutes. */
 interface LockoutBackend {
-  start(): Promise<void>;
-  stop(): Promise<void>;
   /** Points the handlers at this store (after the shared set-up above). */
   use(): Promise<void>;
   /** Ends the client's current window in the store itself, as its expiry would. */
@@ -296,11 +280,9 @@ interface LockoutBackend {
 }
 
 const embeddedLockout: LockoutBackend = {
-  start: async () => undefined,
-  stop: async () => undefined,
   use: async () => undefined,
   async endWindow(client) {
-    const db = new DatabaseSync(path.join(folder, DATABASE_FILE));
+    const db = new DatabaseSync(path.join(stores.folder(), DATABASE_FILE));
     try {
       db.prepare('UPDATE tallies SET reset_at = ? WHERE key = ?').run(Date.now() - 1, KEYS.loginAttempts(client));
     } finally {
@@ -309,22 +291,10 @@ const embeddedLockout: LockoutBackend = {
   },
 };
 
-const UPSTASH_TOKEN = 'admin-lockout-token';
-let redis: RedisServerHandle | undefined;
-let bridge: UpstashBridge | undefined;
-const upstashClient = () => createUpstashClient({ url: bridge?.url ?? '', token: UPSTASH_TOKEN, timeoutMs: 5000 });
+const upstashClient = () => stores.client();
 const upstashLockout: LockoutBackend = {
-  async start() {
-    redis = await startRedisServer();
-    bridge = await startUpstashBridge({ redisUrl: redis.url, token: UPSTASH_TOKEN });
-  },
-  async stop() {
-    await bridge?.stop();
-    await redis?.stop();
-  },
   async use() {
-    Object.assign(process.env, { UPSTASH_REDIS_REST_URL: bridge?.url, UPSTASH_REDIS_REST_TOKEN: UPSTASH_TOKEN });
-    resetEnv();
+    addEnv(stores.env());
     await upstashClient().flushdb();
   },
   async endWindow(client) {
@@ -336,13 +306,7 @@ describe.each([
   ['the embedded SQLite store', embeddedLockout],
   ['Upstash Redis', upstashLockout],
 ])('login lockout on %s', (_name, backend) => {
-  beforeAll(() => backend.start());
-  afterAll(() => backend.stop());
   beforeEach(() => backend.use());
-  afterEach(() => {
-    delete process.env.UPSTASH_REDIS_REST_URL;
-    delete process.env.UPSTASH_REDIS_REST_TOKEN;
-  });
 
   test('100 simultaneous wrong passwords from one IP: 5 are checked, the rest and then the right one are refused until the window passes', async () => {
     const ip = '198.51.100.77';
@@ -496,7 +460,7 @@ describe('admin data endpoints', () => {
   });
 
   test('a cross-site state-changing call answers 403 and changes nothing', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     await store.subscribe({ email: 'keep@example.com', firstName: 'Keep', source: 'website_footer' }, new Date());
     const { cookie } = await login();
     const params = { email: 'keep%40example.com' };
@@ -520,7 +484,7 @@ describe('admin data endpoints', () => {
 
   test('records whose source is a name Object.prototype has keep the dashboard figures numbers', async () => {
     // Stored before sources were checked, or by an older version: the counts must stay data.
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const now = new Date();
     for (const source of ['constructor', 'toString', 'valueOf', '__proto__', 'contact_form'])
       await store.createLead({ name: 'Ada', email: `${source}@example.com`, source }, now);
@@ -558,7 +522,7 @@ describe('admin data endpoints', () => {
   );
 
   test('deleting a subscriber erases it', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     await store.subscribe({ email: 'gone@example.com', firstName: 'Gone', source: 'website_footer' }, new Date());
     const { cookie } = await login();
     const response = await deleteSubscriber('gone%40example.com', cookie);
@@ -567,7 +531,7 @@ describe('admin data endpoints', () => {
   });
 
   test('a subscriber stored under a look-alike spelling, before addresses were normalised, is erased by its exact address alone', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     for (const email of ['victim@gmail.com', 'victim@gmail.com\u200b'])
       await store.subscribe({ email, firstName: 'Victim', source: 'website_footer' }, new Date());
     const { cookie } = await login();
@@ -580,7 +544,7 @@ describe('admin data endpoints', () => {
   });
 
   test('the lists show a first touch cut to 32 characters, without term and content; the CSV has it whole', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const long = (name: string) => `${name}-`.padEnd(100, 'x');
     const attribution = {
       utm_source: long('source'),
@@ -621,7 +585,7 @@ describe('admin data endpoints', () => {
   });
 
   test('the CSV export quotes cells and neutralises formulas', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     await store.createLead(
       {
         name: '=HYPERLINK("http://evil.example","x")',
@@ -644,17 +608,11 @@ describe('admin data endpoints', () => {
 describe('on a deployed site, with a store that answers', () => {
   let hash: string;
   beforeAll(async () => {
-    await upstashLockout.start();
     hash = await hashPassword(PASSWORD);
   });
-  afterAll(() => upstashLockout.stop());
   beforeEach(async () => {
     delete process.env.SITE_LOCAL_RUN;
     await upstashLockout.use();
-  });
-  afterEach(() => {
-    delete process.env.UPSTASH_REDIS_REST_URL;
-    delete process.env.UPSTASH_REDIS_REST_TOKEN;
   });
 
   // The store is reachable here, so a 503 can only be the refusal of the plain password itself.
@@ -705,18 +663,11 @@ describe('on a deployed site, with a store that answers', () => {
 
 describe('when the store fails, nobody is let in and nothing is shown', () => {
   const STORE_UNAVAILABLE = { error: 'The service is temporarily unavailable. Please try again in a moment.' };
-  beforeAll(() => upstashLockout.start());
-  afterAll(() => upstashLockout.stop());
   beforeEach(async () => {
     await upstashLockout.use();
-    Object.assign(process.env, { STORE_TIMEOUT_MS: '300' });
-    resetEnv();
+    addEnv({ STORE_TIMEOUT_MS: '300' });
   });
-  afterEach(() => {
-    bridge?.setBroken(false);
-    for (const key of ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'STORE_TIMEOUT_MS'])
-      delete process.env[key];
-  });
+  afterEach(() => stores.bridge().setBroken(false));
 
   test('a login whose attempt cannot be counted answers 503, even with the right password', async () => {
     const ip = '198.51.100.90';
@@ -731,7 +682,7 @@ describe('when the store fails, nobody is let in and nothing is shown', () => {
   });
 
   test('a login while the store does not answer is refused with 503 within seconds', async () => {
-    bridge?.setBroken(true);
+    stores.bridge().setBroken(true);
     const started = Date.now();
     const { response, cookie } = await login(PASSWORD, '198.51.100.91');
     expect(response.status).toBe(503);
@@ -743,7 +694,7 @@ describe('when the store fails, nobody is let in and nothing is shown', () => {
   test('with a valid session, every data endpoint answers 503 while the store does not answer', async () => {
     const { cookie } = await login(PASSWORD, '198.51.100.92');
     expect(cookie).toBeTruthy();
-    bridge?.setBroken(true);
+    stores.bridge().setBroken(true);
     for (const [endpoint, handler, build, params] of DATA_ENDPOINTS) {
       const response = await run(handler, build(cookie), '198.51.100.92', params);
       expect(response.status, endpoint).toBe(503);
@@ -776,7 +727,7 @@ describe('the Spam section', () => {
   }
 
   test('lists the held leads, newest first, apart from the leads, with what the honeypot and the proof of work refused', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const now = Date.now();
     const held = [];
     for (let index = 0; index < 21; index += 1)
@@ -808,7 +759,7 @@ describe('the Spam section', () => {
   });
 
   test('"Not spam" answers 200 with the lead, sends its notification, and a second release answers 404', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const { record: lead } = await store.createLead(
       { name: 'Real', email: 'real@example.com', source: 'contact_form', spam: SPAM },
       new Date(),
@@ -842,7 +793,7 @@ describe('the Spam section', () => {
     ['an uppercase id', UNKNOWN_ID.toUpperCase(), 404],
     ['a malformed percent-escape', '%E0%A4%A', 400],
   ])('releasing with %s answers %i and queues nothing', async (_label, id, status) => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const { cookie } = await login();
     const { response } = release(id, cookie);
     expect((await response).status).toBe(status);
@@ -850,7 +801,7 @@ describe('the Spam section', () => {
   });
 
   test('an ordinary lead cannot be released: 404, and nothing is queued again', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const { record: lead } = await store.createLead(
       { name: 'Real', email: 'real@example.com', source: 'contact_form' },
       new Date(),
@@ -861,7 +812,7 @@ describe('the Spam section', () => {
   });
 
   test('a cross-site release answers 403 and the lead stays held', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const { record: lead } = await store.createLead(
       { name: 'Held', email: 'held@example.com', source: 'contact_form', spam: SPAM },
       new Date(),
@@ -902,7 +853,7 @@ describe('a list and its records', () => {
 
 describe('the Outbox', () => {
   test('lists each message with its text, and one delivered over 30 days ago by its subject alone', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const entry = (subject: string) => ({
       id: crypto.randomUUID(),
       kind: 'lead-notification' as const,
@@ -953,7 +904,7 @@ const retryEntry = (id: string, cookie?: string) =>
 
 describe('retrying an outbox entry that failed for good', () => {
   test("a newsletter e-mail's Retry puts it back in line (its id is not a UUID)", async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const now = new Date();
     const reader = { email: 'reader@example.com', firstName: 'Reader', source: 'website_footer' };
     await store.subscribe(reader, now);
@@ -1002,7 +953,7 @@ describe('deleting a subscriber', () => {
     ['an empty address', ''],
     ['two addresses', 'a%40example.com%2Cb%40example.com'],
   ])('with %s answers 400 and deletes nothing', async (_label, email) => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     await store.subscribe({ email: 'a@example.com', firstName: 'Stay', source: 'website_footer' }, new Date());
     const { cookie } = await login();
     const response = await deleteSubscriber(email, cookie);
@@ -1012,7 +963,7 @@ describe('deleting a subscriber', () => {
   });
 
   test('an address nobody subscribed with answers 404 and deletes nothing', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     await store.subscribe({ email: 'stay@example.com', firstName: 'Stay', source: 'website_footer' }, new Date());
     const { cookie } = await login();
     const response = await deleteSubscriber('nobody%40example.com', cookie);
@@ -1022,7 +973,7 @@ describe('deleting a subscriber', () => {
   });
 
   test('a known address, in any case, answers 200 naming the address and deletes that subscriber only', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const now = new Date();
     for (const email of ['gone@example.com', 'stay@example.com'])
       await store.subscribe({ email, firstName: 'Someone', source: 'website_footer' }, now);
@@ -1044,7 +995,7 @@ describe('an erasure and the local outbox folder', () => {
     );
 
   test('erasing a subscriber or a lead removes the e-mails written for them, and only theirs', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const now = new Date();
     const ids: Record<string, string[]> = {};
     for (const email of ['gone@example.com', 'stay@example.com'])
@@ -1097,7 +1048,7 @@ describe('deleting a lead', () => {
     });
 
   test('a known id answers 200 naming it, and erases that lead and its e-mails only; a second time, 404', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const now = new Date();
     const { record: gone } = await store.createLead(
       { name: 'Gone', email: 'gone@example.com', source: 'contact_form' },
@@ -1125,7 +1076,7 @@ describe('deleting a lead', () => {
   });
 
   test('a held spam lead can be deleted too', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const { record: held } = await store.createLead(
       { name: 'Spam', email: 'spam@example.com', source: 'contact_form', spam: { reasons: ['akismet'] } },
       new Date(),
@@ -1140,7 +1091,7 @@ describe('deleting a lead', () => {
     [`${UNKNOWN_ID}%2F..`, 404, 'No lead has that id'],
     ['%E0%A4%A', 400, 'The path holds a malformed percent-escape'],
   ])('an id that is not one (%s) answers %i and deletes nothing', async (id, status, error) => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     await store.createLead({ name: 'Stay', email: 'stay@example.com', source: 'contact_form' }, new Date());
     const { cookie } = await login();
     const response = await deleteLead(id, cookie);
@@ -1150,7 +1101,7 @@ describe('deleting a lead', () => {
   });
 
   test('from another site it answers 403 and deletes nothing', async () => {
-    const store = createFileStore(folder);
+    const store = createFileStore(stores.folder());
     const { record: lead } = await store.createLead(
       { name: 'Stay', email: 'stay@example.com', source: 'contact_form' },
       new Date(),
@@ -1166,23 +1117,17 @@ const DAY_MS = 86_400_000;
 const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 describe.each([
-  ['the embedded SQLite store', embeddedLockout, () => createFileStore(folder)],
+  ['the embedded SQLite store', embeddedLockout, () => createFileStore(stores.folder())],
   ['Upstash Redis', upstashLockout, () => createRedisStore(upstashClient())],
 ])('the dashboard on %s', (_name, backend, openStore: () => Store) => {
   // One moment for the seeding and the handlers alike, so no day boundary falls between them.
   const NOW = Date.now();
   const ago = (days: number, seconds = 0) => new Date(NOW - days * DAY_MS - seconds * 1000);
-  beforeAll(() => backend.start());
-  afterAll(() => backend.stop());
   beforeEach(async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: NOW });
     await backend.use();
   });
-  afterEach(() => {
-    vi.useRealTimers();
-    delete process.env.UPSTASH_REDIS_REST_URL;
-    delete process.env.UPSTASH_REDIS_REST_TOKEN;
-  });
+  afterEach(() => vi.useRealTimers());
 
   async function get<T>(handler: Handler, pathname: string, cookie: string | undefined): Promise<T> {
     const response = await run(handler, request(pathname, { cookie }));

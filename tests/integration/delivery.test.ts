@@ -5,9 +5,6 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ParsedMail } from 'mailparser';
 import { Webhook } from 'standardwebhooks';
@@ -15,69 +12,39 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi 
 import { resetEnv } from '../../functions/_lib/platform/env';
 import { leadEntries } from '../../functions/_lib/delivery/entries';
 import { SWEEP_EARLY_MS, sweep } from '../../functions/_lib/delivery/outbox';
-import { testBackends, type SqliteStore, type Store } from '../support/stores';
+import { useStores } from '../support/store-setup';
+import type { Store } from '../support/stores';
 import { OUTBOX_LEASE_MS } from '../../functions/_lib/store/outbox-state';
 import leadsCreate from '../../functions/leads-create';
 import newsletterConfirm from '../../functions/newsletter-confirm';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';
 import newsletterUnsubscribe from '../../functions/newsletter-unsubscribe';
 import { createContext } from '../../scripts/harness/functions';
-import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startSmtpSink, type SmtpSink } from '../../scripts/harness/smtp-sink';
-import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import { startWebhookReceiver, type WebhookReceiver } from '../../scripts/harness/webhook-receiver';
 import { GUIDE_PATHS } from '../../src/shared/pages';
 import adminLogin from '../../functions/admin-login';
 import adminSpam from '../../functions/admin-spam';
 import { startFakeAkismet, type FakeAkismet } from '../support/fake-akismet';
 import { legacyLinkToken } from '../support/legacy-links';
-import { proofFromHandler } from '../support/proof-of-work';
+import { proofFromHandler } from '../support/solved-proofs';
 
 type Handler = typeof leadsCreate;
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
-const TOKEN = 'delivery-test-token';
 const ORIGIN = 'http://localhost:4321';
-const ENV_KEYS = [
-  'SITE_LOCAL_RUN',
-  'LOCAL_STORE_DIR',
-  'UPSTASH_REDIS_REST_URL',
-  'UPSTASH_REDIS_REST_TOKEN',
-  'RATE_LIMIT_PER_MINUTE',
-  'SMTP_URL',
-  'MAIL_FROM',
-  'LEADS_NOTIFY_TO',
-  'LEAD_WEBHOOK_URL',
-  'LEAD_WEBHOOK_SECRET',
-  'AKISMET_API_KEY',
-  'AKISMET_ENDPOINT',
-  'ADMIN_PASSWORD',
-  'SESSION_SECRET',
-];
 
 let smtp: SmtpSink;
 let receiver: WebhookReceiver;
 let akismet: FakeAkismet;
-let redis: RedisServerHandle;
-let bridge: UpstashBridge;
-let folder: string;
-const opened: SqliteStore[] = [];
+const stores = useStores();
 
 beforeAll(async () => {
-  [smtp, receiver, redis, akismet] = await Promise.all([
-    startSmtpSink(),
-    startWebhookReceiver(),
-    startRedisServer(),
-    startFakeAkismet(),
-  ]);
-  bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
+  [smtp, receiver, akismet] = await Promise.all([startSmtpSink(), startWebhookReceiver(), startFakeAkismet()]);
 });
 afterAll(async () => {
-  await Promise.all([smtp?.stop(), receiver?.stop(), bridge?.stop(), akismet?.stop()]);
-  await redis?.stop();
+  await Promise.all([smtp?.stop(), receiver?.stop(), akismet?.stop()]);
 });
-
-const backends = testBackends({ folder: () => folder, opened, upstash: () => ({ url: bridge.url, token: TOKEN }) });
 
 /** Runs a handler as Netlify would and waits for what it handed to context.waitUntil. */
 async function call(
@@ -168,38 +135,28 @@ function accepted() {
   return { ids, unique: new Set(ids) };
 }
 
-describe.each(backends)('delivery on %s', (_name, backend) => {
+describe.each(stores.backends)('delivery on %s', (_name, backend) => {
   let store: Store;
 
   beforeEach(async () => {
-    folder = mkdtempSync(path.join(tmpdir(), 'delivery-'));
-    await backend.reset();
-    for (const key of ENV_KEYS) delete process.env[key];
-    Object.assign(process.env, {
-      SITE_LOCAL_RUN: 'true',
+    store = await stores.fresh(backend, {
       // These tests count the e-mails a sweep sends; the owner's weekly letter has tests of its own.
       WEEKLY_REPORT: 'off',
-      LOCAL_STORE_DIR: folder,
       RATE_LIMIT_PER_MINUTE: '1000',
       SMTP_URL: smtp.url,
       MAIL_FROM: 'Loopwork <hello@loopwork.example>',
       LEADS_NOTIFY_TO: 'team@loopwork.example, owner@loopwork.example',
       LEAD_WEBHOOK_URL: receiver.url,
       LEAD_WEBHOOK_SECRET: SECRET,
-      ...backend.env(),
     });
-    resetEnv();
     await smtp.start().catch(() => undefined);
     smtp.behave('accept');
     smtp.messages.length = 0;
     receiver.requests.length = 0;
     receiver.answer(204);
-    store = backend.open();
   });
   afterEach(() => {
     vi.useRealTimers();
-    for (const sqlite of opened.splice(0)) sqlite.close();
-    rmSync(folder, { recursive: true, force: true });
   });
 
   test('a contact-form lead gives the team a notification to reply to, and a signed lead.created webhook', async () => {

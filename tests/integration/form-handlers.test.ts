@@ -2,45 +2,28 @@
  * The form endpoints, called with real Requests: every kind of bad input, abuse and store
  * failure, and what reaches the store (read back through the store itself).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { resetEnv } from '../../functions/_lib/platform/env';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { KEYS } from '../../functions/_lib/store/keys';
-import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
 import { DATABASE_FILE } from '../../functions/_lib/store/sqlite/database';
-import { createRedisStore, createSqliteStore, type SqliteStore } from '../support/stores';
+import { addEnv, setEnv, useStores } from '../support/store-setup';
+import { createRedisStore, createSqliteStore } from '../support/stores';
 import leadsCreate from '../../functions/leads-create';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';
 import { createContext } from '../../scripts/harness/functions';
-import { PROOF_OF_WORK_FIELD } from '../../src/shared/proof-of-work';
-import { proofFromHandler } from '../support/proof-of-work';
-import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
-import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
+import { PROOF_OF_WORK_FIELD } from '../../src/shared/proof-of-work-names';
+import { proofFromHandler } from '../support/solved-proofs';
+import { startRedisServer } from '../../scripts/harness/redis-server';
+import { startUpstashBridge } from '../../scripts/harness/upstash-bridge';
 
-const ENV_KEYS = [
-  'SITE_LOCAL_RUN',
-  'SESSION_SECRET',
-  'LOCAL_STORE_DIR',
-  'UPSTASH_REDIS_REST_URL',
-  'UPSTASH_REDIS_REST_TOKEN',
-  'RATE_LIMIT_PER_MINUTE',
-  'STORE_TIMEOUT_MS',
-];
-let folder: string;
+const stores = useStores();
 
 function configure(values: Record<string, string>) {
-  for (const key of ENV_KEYS) delete process.env[key];
   // The handlers run as in the local server, which says it is a local run; the secret signs the
   // proof-of-work challenges (a local run would otherwise keep one in the store's folder).
-  Object.assign(
-    process.env,
-    { SITE_LOCAL_RUN: 'true', SESSION_SECRET: 'form-handlers-secret-0123456789abcdef' },
-    values,
-  );
-  resetEnv();
+  setEnv({ SITE_LOCAL_RUN: 'true', SESSION_SECRET: 'form-handlers-secret-0123456789abcdef', ...values });
 }
 
 function post(
@@ -85,23 +68,15 @@ async function call(
 }
 
 /** The embedded store the handlers write to, opened beside them to read what they stored. */
-const opened: SqliteStore[] = [];
 const fileStore = () => {
-  const store = createSqliteStore(folder);
-  opened.push(store);
+  const store = createSqliteStore(stores.folder());
+  stores.opened.push(store);
   return store;
 };
 const VALID = { email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper', source: 'newsletter_footer' };
 const LEAD = { name: 'Nia', email: 'nia@example.com', source: 'contact_form', notes: 'Call me' };
 
-beforeEach(() => {
-  folder = mkdtempSync(path.join(tmpdir(), 'handlers-'));
-  configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '1000' });
-});
-afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
-  rmSync(folder, { recursive: true, force: true });
-});
+beforeEach(() => configure({ LOCAL_STORE_DIR: stores.folder(), RATE_LIMIT_PER_MINUTE: '1000' }));
 
 describe('request checks', () => {
   test('a wrong method answers 405 with Allow', async () => {
@@ -247,7 +222,7 @@ describe('the newsletter sign-up at its two paths', () => {
   });
 
   test('each path has its own rate limit', async () => {
-    configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '1' });
+    configure({ LOCAL_STORE_DIR: stores.folder(), RATE_LIMIT_PER_MINUTE: '1' });
     const ip = { ip: '198.51.100.9' };
     expect((await call(newsletterSubscribe, '/api/newsletter/subscribe', FOOTER, ip)).status).toBe(201);
     expect((await call(newsletterSubscribe, '/api/subscribers', VALID, ip)).status).toBe(201);
@@ -437,7 +412,7 @@ describe('abuse', () => {
   );
 
   test('a burst from one IP gets 429 with Retry-After while another IP still passes', async () => {
-    configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '3' });
+    configure({ LOCAL_STORE_DIR: stores.folder(), RATE_LIMIT_PER_MINUTE: '3' });
     const statuses = [];
     for (let index = 0; index < 4; index += 1)
       statuses.push(
@@ -460,7 +435,7 @@ describe('abuse', () => {
   });
 
   test('IPv6 clients are limited per /64: a new address in the same /64 is still limited, the next /64 is not', async () => {
-    configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '3' });
+    configure({ LOCAL_STORE_DIR: stores.folder(), RATE_LIMIT_PER_MINUTE: '3' });
     const statuses = [];
     for (let index = 1; index <= 4; index += 1)
       statuses.push(
@@ -597,11 +572,11 @@ describe('idempotency keys', () => {
   });
 
   test('a write that timed out behind another connection lands later, and its retry with the same key stores nothing more', async () => {
-    configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '1000', STORE_TIMEOUT_MS: '200' });
+    configure({ LOCAL_STORE_DIR: stores.folder(), RATE_LIMIT_PER_MINUTE: '1000', STORE_TIMEOUT_MS: '200' });
     const store = fileStore();
     expect(await store.countLeads()).toBe(0);
     // Another connection holds the write lock, as another process writing would.
-    const holder = new DatabaseSync(path.join(folder, DATABASE_FILE));
+    const holder = new DatabaseSync(path.join(stores.folder(), DATABASE_FILE));
     const key = crypto.randomUUID();
     try {
       holder.exec('BEGIN IMMEDIATE');
@@ -624,7 +599,7 @@ describe('idempotency keys', () => {
 describe('store failures', () => {
   test('a store that fails answers 503 with a plain message', async () => {
     // A file where the store expects its folder: every write fails for real.
-    const blocked = path.join(folder, 'not-a-folder');
+    const blocked = path.join(stores.folder(), 'not-a-folder');
     writeFileSync(blocked, 'x');
     configure({ LOCAL_STORE_DIR: blocked });
     const { status, json, headers } = await call(newsletterSubscribe, '/api/subscribers', VALID);
@@ -636,7 +611,7 @@ describe('store failures', () => {
   test.each(['production', '', 'dev'])(
     'outside a local run without Upstash (deploy context %j), the form endpoints answer 503 "Storage is not configured"',
     async (deployContext) => {
-      configure({ LOCAL_STORE_DIR: folder });
+      configure({ LOCAL_STORE_DIR: stores.folder() });
       delete process.env.SITE_LOCAL_RUN;
       const { request } = post('/api/subscribers', VALID);
       const context = createContext({ ip: '1.2.3.4' });
@@ -644,38 +619,24 @@ describe('store failures', () => {
       const response = await newsletterSubscribe(request, context);
       expect(response.status).toBe(503);
       expect(await response.json()).toEqual({ error: 'Storage is not configured' });
-      expect(existsSync(path.join(folder, DATABASE_FILE))).toBe(false);
+      expect(existsSync(path.join(stores.folder(), DATABASE_FILE))).toBe(false);
     },
   );
 });
 
 describe('on Upstash Redis', () => {
-  const TOKEN = 'handler-test-token';
-  let redis: RedisServerHandle;
-  let bridge: UpstashBridge;
+  const redis = () => stores.redis();
+  const bridge = () => stores.bridge();
 
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
-  });
-  afterAll(async () => {
-    await bridge?.stop();
-    await redis?.stop();
-  });
   beforeEach(async () => {
-    configure({
-      UPSTASH_REDIS_REST_URL: bridge.url,
-      UPSTASH_REDIS_REST_TOKEN: TOKEN,
-      STORE_TIMEOUT_MS: '1000',
-      RATE_LIMIT_PER_MINUTE: '3',
-    });
-    await createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 2000 }).flushdb();
+    configure({ ...stores.env(), STORE_TIMEOUT_MS: '1000', RATE_LIMIT_PER_MINUTE: '3' });
+    await stores.client(2000).flushdb();
   });
-  afterEach(() => bridge.setBroken(false));
+  afterEach(() => bridge().setBroken(false));
 
   test('stores through the Upstash adapter', async () => {
     expect((await call(newsletterSubscribe, '/api/subscribers', { ...VALID, firstName: '1234' })).status).toBe(201);
-    const store = createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 2000 }));
+    const store = createRedisStore(stores.client(2000));
     expect((await store.getSubscriber(VALID.email))?.firstName).toBe('1234');
   });
 
@@ -707,29 +668,28 @@ describe('on Upstash Redis', () => {
 
   test('a store that hangs answers 503 within seconds, with no URL or token in the body', async () => {
     const altcha = await proofFromHandler();
-    bridge.setBroken(true);
+    bridge().setBroken(true);
     const started = Date.now();
     const { status, text } = await call(newsletterSubscribe, '/api/subscribers', { ...VALID, altcha });
     const elapsed = Date.now() - started;
     expect(status).toBe(503);
     expect(elapsed).toBeLessThan(8000);
-    expect(text).not.toContain(bridge.url);
-    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(bridge().url);
+    expect(text).not.toContain(stores.upstash().token);
     expect(text).not.toMatch(/127\.0\.0\.1|stack|at /);
   });
 
   test('a write that timed out while Redis stalled lands later, and its retry with the same key stores nothing more', async () => {
     configure({
-      UPSTASH_REDIS_REST_URL: bridge.url,
-      UPSTASH_REDIS_REST_TOKEN: TOKEN,
+      ...stores.env(),
       STORE_TIMEOUT_MS: '300',
       RATE_LIMIT_PER_MINUTE: '100',
     });
-    const store = createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 }));
+    const store = createRedisStore(stores.client());
     const key = crypto.randomUUID();
     // Redis freezes the moment the lead's write reaches it (after the rate limit has answered).
-    bridge.onCommand((command) => {
-      if (command.some((part) => String(part).includes(KEYS.leadsByCreated))) redis.pause();
+    bridge().onCommand((command) => {
+      if (command.some((part) => String(part).includes(KEYS.leadsByCreated))) redis().pause();
     });
     try {
       const timedOut = await call(leadsCreate, '/api/leads/create', LEAD, {
@@ -738,8 +698,8 @@ describe('on Upstash Redis', () => {
       });
       expect(timedOut.status).toBe(503);
     } finally {
-      bridge.onCommand(undefined);
-      redis.resume();
+      bridge().onCommand(undefined);
+      redis().resume();
     }
     // The write waited in Redis's socket and commits now, after its request answered 503.
     await expect.poll(() => store.countLeads(), { timeout: 15_000 }).toBe(1);
@@ -753,7 +713,7 @@ describe('on Upstash Redis', () => {
   });
 
   test('the same key twice stores one record, different keys two', async () => {
-    const store = createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 2000 }));
+    const store = createRedisStore(stores.client(2000));
     const key = crypto.randomUUID();
     for (const header of [key, key, crypto.randomUUID()]) {
       expect(
@@ -770,15 +730,17 @@ describe('on Upstash Redis', () => {
 
   test('a stopped Redis answers 503 and nothing pretends to succeed', async () => {
     const altcha = await proofFromHandler();
-    await redis.stop();
+    // A redis-server of its own to stop: the file's one serves the other tests.
+    const stopped = await startRedisServer();
+    const front = await startUpstashBridge({ redisUrl: stopped.url, token: stores.upstash().token });
     try {
+      addEnv({ UPSTASH_REDIS_REST_URL: front.url });
+      await stopped.stop();
       const { status, text } = await call(newsletterSubscribe, '/api/subscribers', { ...VALID, altcha });
       expect(status).toBe(503);
-      expect(text).not.toContain(TOKEN);
+      expect(text).not.toContain(stores.upstash().token);
     } finally {
-      redis = await startRedisServer();
-      await bridge.stop();
-      bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
+      await front.stop();
     }
   });
 });

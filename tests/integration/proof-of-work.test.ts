@@ -3,46 +3,29 @@
  * genuine, unexpired challenge of this site's, once; every refusal is a 422 that says what is
  * wrong, stores nothing, and is counted for the admin's Spam section.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { resetEnv } from '../../functions/_lib/platform/env';
+import { beforeEach, describe, expect, test } from 'vitest';
 import {
   CHALLENGE_TTL_MS,
   DIFFICULTY,
   newChallenge,
   PROOF_OF_WORK_PROBLEMS,
   type ProofOfWorkProblem,
-} from '../../functions/_lib/forms/proof-of-work';
-import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
-import { createRedisStore, createSqliteStore, type Store } from '../support/stores';
+} from '../../functions/_lib/forms/signed-challenges';
+import { setEnv, useStores } from '../support/store-setup';
+import { createSqliteStore, type Store } from '../support/stores';
 import challenge from '../../functions/challenge';
 import leadsCreate from '../../functions/leads-create';
 import newsletterSubscribe from '../../functions/newsletter-subscribe';
 import { createContext } from '../../scripts/harness/functions';
-import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
-import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
-import { proofFromHandler, solve } from '../support/proof-of-work';
+import { proofFromHandler, solve } from '../support/solved-proofs';
 
 const SECRET = 'proof-of-work-test-secret-0123456789abcdef';
-const TOKEN = 'proof-of-work-test-token';
-const ENV_KEYS = [
-  'SITE_LOCAL_RUN',
-  'SESSION_SECRET',
-  'LOCAL_STORE_DIR',
-  'UPSTASH_REDIS_REST_URL',
-  'UPSTASH_REDIS_REST_TOKEN',
-  'RATE_LIMIT_PER_MINUTE',
-  'ALTCHA_HMAC_KEY',
-];
+const stores = useStores();
 
 function configure(values: Record<string, string>) {
-  for (const key of ENV_KEYS) delete process.env[key];
-  Object.assign(process.env, { SITE_LOCAL_RUN: 'true', SESSION_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '1000' }, values);
-  resetEnv();
+  setEnv({ SITE_LOCAL_RUN: 'true', SESSION_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '1000', ...values });
 }
 
 const LEAD = { name: 'Nia Okafor', email: 'nia@example.com', source: 'contact_form', notes: 'Invoices, please' };
@@ -104,51 +87,11 @@ function otherChallenge(options: { expiresAt?: Date; secret?: string }): Promise
   });
 }
 
-const stores: [string, () => Promise<{ store: Store; done: () => Promise<void> }>][] = [];
-let folder: string;
-let redis: RedisServerHandle;
-let bridge: UpstashBridge;
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
-});
-afterAll(async () => {
-  await bridge?.stop();
-  await redis?.stop();
-});
-beforeEach(() => {
-  folder = mkdtempSync(path.join(tmpdir(), 'proof-of-work-'));
-});
-afterEach(() => rmSync(folder, { recursive: true, force: true }));
-
-stores.push(
-  [
-    'the embedded store',
-    async () => {
-      configure({ LOCAL_STORE_DIR: folder });
-      const store = createSqliteStore(folder);
-      return { store, done: async () => store.close() };
-    },
-  ],
-  [
-    'Upstash Redis',
-    async () => {
-      configure({ UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: TOKEN });
-      const client = createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 3000 });
-      await client.flushdb();
-      return { store: createRedisStore(client), done: async () => undefined };
-    },
-  ],
-);
-
-describe.each(stores)('on %s', (_label, open) => {
+describe.each(stores.backends)('on %s', (_label, backend) => {
   let store: Store;
-  let done: () => Promise<void>;
   beforeEach(async () => {
-    ({ store, done } = await open());
+    store = await stores.fresh(backend, { SESSION_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '1000' });
   });
-  afterEach(async () => done());
 
   describe.each(FORMS)('$url', (form) => {
     test('a valid solution is stored once; the same solution again is refused as spent', async () => {
@@ -238,7 +181,7 @@ describe.each(stores)('on %s', (_label, open) => {
 });
 
 describe('GET /api/challenge', () => {
-  beforeEach(() => configure({ LOCAL_STORE_DIR: folder }));
+  beforeEach(() => configure({ LOCAL_STORE_DIR: stores.folder() }));
 
   const get = (ip = '198.51.100.4', method = 'GET') =>
     challenge(new Request('http://localhost/api/challenge', { method }), createContext({ ip }));
@@ -263,7 +206,7 @@ describe('GET /api/challenge', () => {
   });
 
   test('one client gets as many a minute as the rate limit allows, then 429 with Retry-After', async () => {
-    configure({ LOCAL_STORE_DIR: folder, RATE_LIMIT_PER_MINUTE: '3' });
+    configure({ LOCAL_STORE_DIR: stores.folder(), RATE_LIMIT_PER_MINUTE: '3' });
     const statuses = [];
     for (let index = 0; index < 4; index += 1) statuses.push((await get('198.51.100.6')).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -274,14 +217,11 @@ describe('GET /api/challenge', () => {
 
   test('ALTCHA_HMAC_KEY, when set, signs instead of the site secret: challenges signed before no longer verify', async () => {
     const before = await proofFromHandler();
-    configure({ LOCAL_STORE_DIR: folder, ALTCHA_HMAC_KEY: 'a-separate-altcha-key-0123456789abcdef' });
-    const store = createSqliteStore(folder);
-    try {
-      expect((await send(FORMS[0], before)).status).toBe(422);
-      expect((await send(FORMS[0], await proofFromHandler())).status).toBe(201);
-      expect(await store.countLeads()).toBe(1);
-    } finally {
-      store.close();
-    }
+    configure({ LOCAL_STORE_DIR: stores.folder(), ALTCHA_HMAC_KEY: 'a-separate-altcha-key-0123456789abcdef' });
+    const store = createSqliteStore(stores.folder());
+    stores.opened.push(store);
+    expect((await send(FORMS[0], before)).status).toBe(422);
+    expect((await send(FORMS[0], await proofFromHandler())).status).toBe(201);
+    expect(await store.countLeads()).toBe(1);
   });
 });

@@ -5,18 +5,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { dayOf } from '../../functions/_lib/store/counting';
 import { ChallengeSpentError, IdempotencyKeyReusedError } from '../../functions/_lib/store/errors';
 import { OUTBOX_LEASE_MS } from '../../functions/_lib/store/outbox-state';
 import { DATABASE_FILE } from '../../functions/_lib/store/sqlite/database';
-import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
 import type { NewOutboxEntry, SpentChallenge } from '../../functions/_lib/store/types';
 import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';
 import type { Lead } from '../../src/shared/records';
-import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { leadEntries } from '../support/outbox-entries';
-import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
+import { useUpstash } from '../support/store-setup';
 
 interface Adapter {
   /** A store over fresh, empty data. */
@@ -27,22 +25,21 @@ interface Adapter {
   dump: () => Promise<string[]>;
 }
 
-const TOKEN = 'contract-test-token';
-let redis: RedisServerHandle;
-let bridge: UpstashBridge;
+// Persistent: the restart case reads back what was written before it.
+const redis = useUpstash({ persistent: true });
 
 const upstash: Adapter = {
   async fresh() {
-    const client = createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 });
+    const client = redis.client();
     await client.flushdb();
     return createRedisStore(client);
   },
   async restart() {
-    await redis.restart();
-    return createRedisStore(createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 }));
+    await redis.redis().restart();
+    return createRedisStore(redis.client());
   },
   async dump() {
-    const client = createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 });
+    const client = redis.client();
     const lines: string[] = [];
     for (const key of await client.keys('*')) {
       const type = await client.type(key);
@@ -96,14 +93,7 @@ const embedded: Adapter = {
   },
 };
 
-beforeAll(async () => {
-  redis = await startRedisServer({ persistent: true });
-  bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
-});
-
-afterAll(async () => {
-  await bridge?.stop();
-  await redis?.stop();
+afterAll(() => {
   for (const store of opened) store.close();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { sqliteBackend } from '../../functions/_lib/store/sqlite/backend';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { sqliteBackend } from '../../functions/_lib/store/sqlite/sqlite-backend';
 import { DATABASE_FILE, LAYOUT_VERSION } from '../../functions/_lib/store/sqlite/database';
 import { createSqliteStore, type SqliteStore } from '../support/stores';
 import { writeFirstGenericDatabase, writeLegacyDatabase } from '../support/legacy-database';
@@ -290,10 +290,15 @@ describe('the layout', () => {
       await store.createLead({ name: 'A', email: 'a@example.com', source: 'contact_form' }, new Date(now), {
         challenge: { id: `challenge-${index}`, expiresAt: new Date(now + 50) },
       });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await store.subscribe({ email: 'b@example.com', firstName: 'B', source: 'website_footer' }, new Date(), {
-      challenge: { id: 'challenge-later', expiresAt: new Date(Date.now() + 180_000) },
-    });
+    // The clock moves past the marks' expiry instead of the test waiting for it.
+    vi.useFakeTimers({ toFake: ['Date'], now: now + 100 });
+    try {
+      await store.subscribe({ email: 'b@example.com', firstName: 'B', source: 'website_footer' }, new Date(), {
+        challenge: { id: 'challenge-later', expiresAt: new Date(Date.now() + 180_000) },
+      });
+    } finally {
+      vi.useRealTimers();
+    }
     const db = database();
     try {
       expect(db.prepare("SELECT key FROM kv WHERE key LIKE 'challenge:spent:%'").all()).toEqual([

@@ -1,33 +1,23 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
-import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
-import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
-
-const TOKEN = 'test-token-for-the-bridge';
-const HOOK_TIMEOUT = 30_000;
+import { UPSTASH_TOKEN as TOKEN, useUpstash } from '../support/store-setup';
 
 describe('the Upstash REST bridge in front of a real redis-server', () => {
-  let server: RedisServerHandle;
-  let bridge: UpstashBridge;
+  // Persistent: the restart case reads back what was written before it.
+  const upstash = useUpstash({ persistent: true });
+  const bridge = () => upstash.bridge();
   let redis: Redis;
 
-  beforeAll(async () => {
-    server = await startRedisServer({ persistent: true });
-    bridge = await startUpstashBridge({ redisUrl: server.url, token: TOKEN });
-    redis = new Redis({ url: bridge.url, token: TOKEN, automaticDeserialization: false, enableTelemetry: false });
-  }, HOOK_TIMEOUT);
+  beforeAll(() => {
+    redis = new Redis({ url: bridge().url, token: TOKEN, automaticDeserialization: false, enableTelemetry: false });
+  });
 
   // Each test starts from an empty database and writes what it reads: any one of them passes alone (`-t`).
   beforeEach(async () => {
     await redis.flushdb();
   });
-
-  afterAll(async () => {
-    await bridge?.stop();
-    await server?.stop();
-  }, HOOK_TIMEOUT);
 
   test('stores and reads back unicode strings and numeric-looking strings unchanged', async () => {
     expect(await redis.set('greeting', 'Zoë 🚀')).toBe('OK');
@@ -81,9 +71,9 @@ describe('the Upstash REST bridge in front of a real redis-server', () => {
 
   test('sends plain strings to a client that does not ask for base64', async () => {
     await redis.set('greeting', 'Zoë 🚀');
-    const plain = new Redis({ url: `${bridge.url}/`, token: TOKEN, responseEncoding: false, enableTelemetry: false });
+    const plain = new Redis({ url: `${bridge().url}/`, token: TOKEN, responseEncoding: false, enableTelemetry: false });
     expect(await plain.get('greeting')).toBe('Zoë 🚀');
-    const response = await fetch(bridge.url, {
+    const response = await fetch(bridge().url, {
       method: 'POST',
       headers: { Authorization: `Bearer ${TOKEN}` },
       body: JSON.stringify(['GET', 'greeting']),
@@ -113,14 +103,14 @@ describe('the Upstash REST bridge in front of a real redis-server', () => {
 
   test('rejects a client with the wrong token', async () => {
     await redis.set('greeting', 'Zoë 🚀');
-    const intruder = new Redis({ url: bridge.url, token: 'wrong', enableTelemetry: false, retry: false });
+    const intruder = new Redis({ url: bridge().url, token: 'wrong', enableTelemetry: false, retry: false });
     await expect(intruder.get('greeting')).rejects.toThrow(/Unauthorized/);
   });
 
   test('hangs every request while set to broken', async () => {
-    bridge.setBroken(true);
+    bridge().setBroken(true);
     try {
-      const request = fetch(bridge.url, {
+      const request = fetch(bridge().url, {
         method: 'POST',
         headers: { Authorization: `Bearer ${TOKEN}` },
         body: JSON.stringify(['PING']),
@@ -128,7 +118,7 @@ describe('the Upstash REST bridge in front of a real redis-server', () => {
       });
       await expect(request).rejects.toThrow(/aborted|timeout/i);
     } finally {
-      bridge.setBroken(false);
+      bridge().setBroken(false);
     }
     expect(await redis.ping()).toBe('PONG');
   });
@@ -145,7 +135,7 @@ describe('the Upstash REST bridge in front of a real redis-server', () => {
 
   test('keeps data of a persistent server across a restart', async () => {
     await redis.set('survivor', 'still here ✓');
-    await server.restart();
+    await upstash.redis().restart();
     expect(await redis.get('survivor')).toBe('still here ✓');
   });
 });

@@ -4,11 +4,7 @@
  * (exact). Small counts are exact on both: a HyperLogLog's sparse form counts a few hundred
  * members without error.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createUpstashClient } from '../../functions/_lib/store/redis/backend';
+import { describe, expect, test } from 'vitest';
 import {
   OTHER_PAGE,
   OTHER_VALUE,
@@ -18,48 +14,19 @@ import {
   type Device,
   type PageView,
 } from '../../functions/_lib/store/visits';
-import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
-import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
-import { createRedisStore, createSqliteStore, type SqliteStore, type Store } from '../support/stores';
+import { useStores } from '../support/store-setup';
+import { createRedisStore, type Store } from '../support/stores';
 
-const TOKEN = 'visits-test-token';
-let redis: RedisServerHandle;
-let bridge: UpstashBridge;
-const folders: string[] = [];
-const opened: SqliteStore[] = [];
+const stores = useStores();
 
-beforeAll(async () => {
-  redis = await startRedisServer();
-  bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
-});
-
-afterAll(async () => {
-  await bridge?.stop();
-  await redis?.stop();
-  for (const store of opened) store.close();
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-
-const backends: [string, () => Promise<Store>][] = [
-  [
-    'Upstash',
-    async () => {
-      const client = createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 });
-      await client.flushdb();
-      return createRedisStore(client);
-    },
-  ],
-  [
-    'embedded',
-    async () => {
-      const folder = mkdtempSync(path.join(tmpdir(), 'visits-store-'));
-      folders.push(folder);
-      const store = createSqliteStore(folder);
-      opened.push(store);
-      return store;
-    },
-  ],
-];
+/** Each backend, emptied, with a store over it. */
+const backends = stores.backends.map(([name, backend]): [string, () => Promise<Store>] => [
+  name,
+  async () => {
+    await backend.reset();
+    return backend.open();
+  },
+]);
 
 const DAY = '2026-11-20';
 const view = (visitor: string, overrides: Partial<PageView> = {}): PageView => ({
@@ -157,7 +124,7 @@ describe.each(backends)('visits on %s', (_name, fresh) => {
 });
 
 test('on Upstash every key a page view writes expires: 25 months for the figures, 30 minutes for a visit', async () => {
-  const client = createUpstashClient({ url: bridge.url, token: TOKEN, timeoutMs: 5000 });
+  const client = stores.client();
   await client.flushdb();
   const store = createRedisStore(client);
   await store.recordPageView(view('a', { path: '/zoho', source: 'linkedin', campaign: 'autumn' }), {

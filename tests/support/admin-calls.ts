@@ -1,27 +1,8 @@
-/** Calling the functions as Netlify would, for the build tests of the admin's newsletter actions. */
+/** Calling the functions as Netlify would, for the tests of the admin's newsletter and visits actions. */
 import adminLogin from '../../functions/admin-login';
 import { createContext } from '../../scripts/harness/functions';
 
 export const ORIGIN = 'http://localhost:4321';
-
-/** The variables these tests set for the functions, cleared before each test. */
-export const ENV_KEYS = [
-  'SITE_LOCAL_RUN',
-  'LOCAL_STORE_DIR',
-  'UPSTASH_REDIS_REST_URL',
-  'UPSTASH_REDIS_REST_TOKEN',
-  'SMTP_URL',
-  'MAIL_FROM',
-  'LEADS_NOTIFY_TO',
-  'LEAD_WEBHOOK_URL',
-  'ADMIN_PASSWORD',
-  'SESSION_SECRET',
-  'MAIL_RATE_PER_MINUTE',
-  'NEWSLETTER_AUTO_SEND_HOURS',
-  'WEEKLY_REPORT',
-  'SITE_TIME_ZONE',
-  'VISITS_PER_MINUTE',
-];
 
 type Handler = typeof adminLogin;
 

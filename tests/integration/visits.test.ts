@@ -1,24 +1,20 @@
 /**
  * The audience figures end to end on both stores: page views through the real POST /api/visits
- * handler, the Visits figures through GET /api/admin/visits with an admin session. Reads
- * dist/counted-pages.json, which the build writes.
+ * handler, the Visits figures through GET /api/admin/visits with an admin session. The counted
+ * pages are the build integration's own list of a few pages (tests/support/build-files.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import adminOverview from '../../functions/admin-overview';
 import adminVisits from '../../functions/admin-visits';
 import visitsCreate from '../../functions/visits-create';
 import { resetEnv } from '../../functions/_lib/platform/env';
 import { VISIT_CAPS } from '../../functions/_lib/store/visits';
-import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
-import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
-import type { VisitsReport } from '../../src/shared/api';
-import { call, ENV_KEYS, logIn } from '../support/admin-calls';
-import { testBackends, type SqliteStore, type Store } from '../support/stores';
+import type { VisitsReport } from '../../src/shared/api-responses';
+import { call, logIn } from '../support/admin-calls';
+import { useBuildFiles } from '../support/build-files';
+import { setEnv, useStores } from '../support/store-setup';
+import type { Store } from '../support/stores';
 
-const TOKEN = 'visits-token';
 const PASSWORD = 'a password for the visits tests';
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
@@ -28,19 +24,8 @@ const ANDROID_TABLET =
   'Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
-let redis: RedisServerHandle;
-let bridge: UpstashBridge;
-let folder: string;
-const opened: SqliteStore[] = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
-});
-afterAll(async () => {
-  await bridge?.stop();
-  await redis?.stop();
-});
+useBuildFiles();
+const stores = useStores();
 
 /** A page view as the page's script sends it (sendBeacon: a string, so text/plain). */
 function view(body: unknown, { agent = WINDOWS, ip = '203.0.113.7', headers = {} as Record<string, string> } = {}) {
@@ -57,28 +42,14 @@ async function report(cookie: string, query = '') {
   return { status: response.status, body: (await response.json()) as VisitsReport & { error?: string } };
 }
 
-const backends = testBackends({ folder: () => folder, opened, upstash: () => ({ url: bridge.url, token: TOKEN }) });
-
-describe.each(backends)('visits on %s', (_name, backend) => {
+describe.each(stores.backends)('visits on %s', (_name, backend) => {
   let store: Store;
 
   beforeEach(async () => {
-    folder = mkdtempSync(path.join(tmpdir(), 'visits-'));
-    await backend.reset();
-    for (const key of [...ENV_KEYS, 'VISITS_PER_MINUTE', 'SITE_TIME_ZONE']) delete process.env[key];
-    Object.assign(process.env, {
-      SITE_LOCAL_RUN: 'true',
-      LOCAL_STORE_DIR: folder,
+    store = await stores.fresh(backend, {
       ADMIN_PASSWORD: PASSWORD,
       SESSION_SECRET: 'a session secret of at least thirty-two characters',
-      ...backend.env(),
     });
-    resetEnv();
-    store = backend.open();
-  });
-  afterEach(() => {
-    for (const sqlite of opened.splice(0)) sqlite.close();
-    rmSync(folder, { recursive: true, force: true });
   });
 
   test('three campaign visitors, one from LinkedIn, and neither the crawler nor GPC counted; a lead converts', async () => {
@@ -168,13 +139,7 @@ describe.each(backends)('visits on %s', (_name, backend) => {
 });
 
 describe('bad page views', () => {
-  beforeEach(() => {
-    folder = mkdtempSync(path.join(tmpdir(), 'visits-bad-'));
-    for (const key of ENV_KEYS) delete process.env[key];
-    Object.assign(process.env, { SITE_LOCAL_RUN: 'true', LOCAL_STORE_DIR: folder });
-    resetEnv();
-  });
-  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+  beforeEach(() => setEnv({ SITE_LOCAL_RUN: 'true', LOCAL_STORE_DIR: stores.folder() }));
 
   test.each([
     ['a body that is not JSON', 'not json', {}, 400, 'The body is not valid JSON'],
@@ -230,18 +195,14 @@ describe('bad page views', () => {
 describe('GET /api/admin/visits', () => {
   let cookie: string;
   beforeEach(async () => {
-    folder = mkdtempSync(path.join(tmpdir(), 'visits-admin-'));
-    for (const key of ENV_KEYS) delete process.env[key];
-    Object.assign(process.env, {
+    setEnv({
       SITE_LOCAL_RUN: 'true',
-      LOCAL_STORE_DIR: folder,
+      LOCAL_STORE_DIR: stores.folder(),
       ADMIN_PASSWORD: PASSWORD,
       SESSION_SECRET: 'a session secret of at least thirty-two characters',
     });
-    resetEnv();
     cookie = await logIn(PASSWORD);
   });
-  afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
   test('answers 401 without a session', async () => {
     expect((await report('')).status).toBe(401);

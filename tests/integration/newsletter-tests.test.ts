@@ -3,11 +3,8 @@
  * addresses typed in are counted per session and per UTC day, atomically, on both stores; they
  * wait in the newsletter's line at MAIL_RATE_PER_MINUTE, behind every lead notification; and an
  * address that unsubscribed or bounced is refused with a message that says so. The real admin
- * endpoint, the real sweep and a real SMTP server; reads dist/mailings.json, which the build writes.
+ * endpoint, the real sweep and a real SMTP server; the mailings are the build file's fixture.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import adminNewsletter from '../../functions/admin-newsletter';
@@ -15,37 +12,29 @@ import { leadNotification } from '../../functions/_lib/delivery/emails/lead-noti
 import { mailingId } from '../../functions/_lib/delivery/emails/newsletter-email';
 import { publishedMailings } from '../../functions/_lib/delivery/newsletter-sending';
 import { runSweep } from '../../functions/_lib/delivery/scheduled-sweep';
-import { resetEnv } from '../../functions/_lib/platform/env';
-import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startSmtpSink, type SmtpSink } from '../../scripts/harness/smtp-sink';
-import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
-import type { NewsletterTestAnswer } from '../../src/shared/api';
-import { call, ENV_KEYS, logIn, ORIGIN } from '../support/admin-calls';
-import { testBackends, type SqliteStore, type Store } from '../support/stores';
+import type { NewsletterTestAnswer } from '../../src/shared/api-responses';
+import { call, logIn, ORIGIN } from '../support/admin-calls';
+import { useBuildFiles } from '../support/build-files';
+import { useStores } from '../support/store-setup';
+import type { Store } from '../support/stores';
 
-const TOKEN = 'newsletter-tests-token';
 const PASSWORD = 'a password for the newsletter tests';
 const TEAM = 'owner@loopwork.example';
 const STRANGER = 'stranger@third-party.test';
 
+useBuildFiles();
+const stores = useStores();
 let smtp: SmtpSink;
-let redis: RedisServerHandle;
-let bridge: UpstashBridge;
-let folder: string;
 let issueId: string;
-const opened: SqliteStore[] = [];
 
 beforeAll(async () => {
-  [smtp, redis] = await Promise.all([startSmtpSink(), startRedisServer()]);
-  bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
+  smtp = await startSmtpSink();
   const issue = (await publishedMailings()).find((mailing) => mailing.kind === 'issue');
-  if (!issue) throw new Error('the build publishes no issue');
+  if (!issue) throw new Error('the mailings fixture holds no issue');
   issueId = mailingId(issue);
 });
-afterAll(async () => {
-  await Promise.all([smtp?.stop(), bridge?.stop()]);
-  await redis?.stop();
-});
+afterAll(() => smtp?.stop());
 
 type Answer = Partial<NewsletterTestAnswer> & { error?: string; fields?: Record<string, string> };
 
@@ -63,9 +52,7 @@ async function sendTest(cookie: string, body: { to?: string } = {}) {
 const recipients = (mails: ParsedMail[]) =>
   mails.map((mail) => [mail.to].flat().flatMap((group) => group?.value.map((address) => address.address) ?? [])[0]);
 
-const backends = testBackends({ folder: () => folder, opened, upstash: () => ({ url: bridge.url, token: TOKEN }) });
-
-describe.each(backends)('"Send a test" on %s', (_name, backend) => {
+describe.each(stores.backends)('"Send a test" on %s', (_name, backend) => {
   let store: Store;
   /** The clock of the handlers (Date) and of the sweep: the test moves it, nothing waits. */
   let at: number;
@@ -76,34 +63,24 @@ describe.each(backends)('"Send a test" on %s', (_name, backend) => {
   };
 
   beforeEach(async () => {
-    folder = mkdtempSync(path.join(tmpdir(), 'newsletter-tests-'));
-    await backend.reset();
-    for (const key of ENV_KEYS) delete process.env[key];
-    Object.assign(process.env, {
-      SITE_LOCAL_RUN: 'true',
+    store = await stores.fresh(backend, {
       // These tests count the e-mails a sweep sends; the owner's weekly letter has tests of its own.
       WEEKLY_REPORT: 'off',
-      LOCAL_STORE_DIR: folder,
       SMTP_URL: smtp.url,
       MAIL_FROM: 'Loopwork <hello@loopwork.example>',
       LEADS_NOTIFY_TO: TEAM,
       ADMIN_PASSWORD: PASSWORD,
       SESSION_SECRET: 'a session secret of at least thirty-two characters',
       MAIL_RATE_PER_MINUTE: '5',
-      ...backend.env(),
     });
-    resetEnv();
     smtp.refuse([]);
     smtp.messages.length = 0;
-    store = backend.open();
     // Only Date is faked: the handlers read the time the test sets; timers and I/O run as ever.
     vi.useFakeTimers({ toFake: ['Date'] });
     setClock(Date.parse('2026-12-01T09:00:05Z'));
   });
   afterEach(() => {
     vi.useRealTimers();
-    for (const sqlite of opened.splice(0)) sqlite.close();
-    rmSync(folder, { recursive: true, force: true });
   });
 
   test('sixty tests at once to a stranger: twenty go, at the newsletter pace and after a lead; forty are refused', async () => {

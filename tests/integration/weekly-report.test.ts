@@ -1,40 +1,26 @@
 /**
  * The owner's weekly letter: a seeded week of page views, leads and subscribers, the real sweep on
  * a Monday morning in the site's time zone, and the letter as the local outbox folder keeps it.
- * Reads dist/mailings.json and dist/counted-pages.json, which the build writes.
+ * The build files it reads (mailings, counted pages) are made by tests/support/build-files.ts.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { runSweep } from '../../functions/_lib/delivery/scheduled-sweep';
 import { weekDue } from '../../functions/_lib/delivery/weekly-sending';
 import { resetEnv } from '../../functions/_lib/platform/env';
 import type { PageView } from '../../functions/_lib/store/visits';
-import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
-import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
-import { ENV_KEYS } from '../support/admin-calls';
-import { testBackends, type SqliteStore, type Store } from '../support/stores';
+import { useBuildFiles } from '../support/build-files';
+import { useStores } from '../support/store-setup';
+import type { Store } from '../support/stores';
 
-const TOKEN = 'weekly-report-token';
 const OWNER = 'owner@loopwork.example';
 /** Monday 30 November 2026, 08:15 in Paris: the letter of 23 to 29 November is due. */
 const MONDAY_MORNING = Date.parse('2026-11-30T07:15:00Z');
 
-let redis: RedisServerHandle;
-let bridge: UpstashBridge;
-let folder: string;
-const opened: SqliteStore[] = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
-});
-afterAll(async () => {
-  await bridge?.stop();
-  await redis?.stop();
-});
+useBuildFiles();
+const stores = useStores();
 
 test('the letter is due from Monday 07:00 in the site time zone, for the week just ended', () => {
   expect(weekDue(new Date('2026-11-30T05:59:00Z'), 'Europe/Paris')).toBeUndefined();
@@ -46,30 +32,18 @@ test('the letter is due from Monday 07:00 in the site time zone, for the week ju
   });
 });
 
-const backends = testBackends({ folder: () => folder, opened, upstash: () => ({ url: bridge.url, token: TOKEN }) });
-
-describe.each(backends)('the weekly letter on %s', (_name, backend) => {
+describe.each(stores.backends)('the weekly letter on %s', (_name, backend) => {
   let store: Store;
 
   beforeEach(async () => {
-    folder = mkdtempSync(path.join(tmpdir(), 'weekly-report-'));
-    await backend.reset();
-    for (const key of [...ENV_KEYS, 'SITE_TIME_ZONE', 'WEEKLY_REPORT']) delete process.env[key];
-    Object.assign(process.env, {
-      SITE_LOCAL_RUN: 'true',
-      LOCAL_STORE_DIR: folder,
+    store = await stores.fresh(backend, {
       LEADS_NOTIFY_TO: OWNER,
       SITE_TIME_ZONE: 'Europe/Paris',
-      ...backend.env(),
     });
-    resetEnv();
-    store = backend.open();
     vi.useFakeTimers({ toFake: ['Date'] });
   });
   afterEach(() => {
     vi.useRealTimers();
-    for (const sqlite of opened.splice(0)) sqlite.close();
-    rmSync(folder, { recursive: true, force: true });
   });
 
   async function seedWeek() {
@@ -120,7 +94,7 @@ describe.each(backends)('the weekly letter on %s', (_name, backend) => {
     const again = await runSweep(store, () => new Date(MONDAY_MORNING + 60_000));
     expect(again.weekly).toBeUndefined();
 
-    const outbox = path.join(folder, 'outbox');
+    const outbox = path.join(stores.folder(), 'outbox');
     const letters = readdirSync(outbox).filter((name) => name.includes('weekly-report'));
     expect(letters).toHaveLength(1);
     const mail = await simpleParser(readFileSync(path.join(outbox, letters[0] ?? '')));

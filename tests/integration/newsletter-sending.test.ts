@@ -1,14 +1,11 @@
 /**
  * The newsletter is sent once to each confirmed subscriber, on both stores: the owner presses
  * Send in the admin endpoint, the real scheduled sweep (runSweep) writes the entries and delivers
- * them to a real SMTP server, on a clock the test moves. Reads dist/mailings.json, which
- * `npm test` builds first: the mailings are the site's own published post and issue.
+ * them to a real SMTP server, on a clock the test moves. The mailings are the build file's
+ * fixture (tests/support/build-files.ts): an issue and the two posts it features.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { ParsedMail } from 'mailparser';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import adminNewsletter from '../../functions/admin-newsletter';
 import adminOutbox from '../../functions/admin-outbox';
 import adminSubscribers from '../../functions/admin-subscribers';
@@ -18,33 +15,26 @@ import { mailingId, newsletterEntryId } from '../../functions/_lib/delivery/emai
 import { fanOut, publishedMailings } from '../../functions/_lib/delivery/newsletter-sending';
 import { runSweep } from '../../functions/_lib/delivery/scheduled-sweep';
 import { resetEnv } from '../../functions/_lib/platform/env';
-import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startSmtpSink, type SmtpSink } from '../../scripts/harness/smtp-sink';
-import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
-import type { NewsletterItem, NewsletterPage } from '../../src/shared/api';
+import type { NewsletterItem, NewsletterPage } from '../../src/shared/api-responses';
 import type { Mailing } from '../../src/shared/mailing-types';
-import { call, ENV_KEYS, logIn, ORIGIN } from '../support/admin-calls';
-import { testBackends, type SqliteStore, type Store } from '../support/stores';
+import { call, logIn, ORIGIN } from '../support/admin-calls';
+import { useBuildFiles } from '../support/build-files';
+import { useStores } from '../support/store-setup';
+import type { Store } from '../support/stores';
 
-const TOKEN = 'newsletter-test-token';
 const PASSWORD = 'a password for the newsletter test';
 
+useBuildFiles();
+const stores = useStores();
 let smtp: SmtpSink;
-let redis: RedisServerHandle;
-let bridge: UpstashBridge;
-let folder: string;
 let mailings: Mailing[];
-const opened: SqliteStore[] = [];
 
 beforeAll(async () => {
-  [smtp, redis] = await Promise.all([startSmtpSink(), startRedisServer()]);
-  bridge = await startUpstashBridge({ redisUrl: redis.url, token: TOKEN });
+  smtp = await startSmtpSink();
   mailings = await publishedMailings();
 });
-afterAll(async () => {
-  await Promise.all([smtp?.stop(), bridge?.stop()]);
-  await redis?.stop();
-});
+afterAll(() => smtp?.stop());
 
 /** An action of the Newsletter section, as the admin page sends it. */
 async function press(cookie: string, id: string, action: 'send' | 'test' | 'skip', body: object = {}) {
@@ -73,9 +63,7 @@ const rawHeader = (mail: ParsedMail, name: string) =>
 const recipients = (mails: ParsedMail[]) =>
   mails.flatMap((mail) => [mail.to].flat().flatMap((group) => group?.value.map((address) => address.address) ?? []));
 
-const backends = testBackends({ folder: () => folder, opened, upstash: () => ({ url: bridge.url, token: TOKEN }) });
-
-describe.each(backends)('the newsletter on %s', (_name, backend) => {
+describe.each(stores.backends)('the newsletter on %s', (_name, backend) => {
   let store: Store;
   /** The test's clock: the sweep reads it, the test moves it. */
   let at: number;
@@ -91,36 +79,24 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
   }
 
   beforeEach(async () => {
-    folder = mkdtempSync(path.join(tmpdir(), 'newsletter-'));
-    await backend.reset();
-    for (const key of ENV_KEYS) delete process.env[key];
-    Object.assign(process.env, {
-      SITE_LOCAL_RUN: 'true',
+    store = await stores.fresh(backend, {
       // These tests count the e-mails a sweep sends; the owner's weekly letter has tests of its own.
       WEEKLY_REPORT: 'off',
-      LOCAL_STORE_DIR: folder,
       SMTP_URL: smtp.url,
       MAIL_FROM: 'Loopwork <hello@loopwork.example>',
       LEADS_NOTIFY_TO: 'owner@loopwork.example',
       ADMIN_PASSWORD: PASSWORD,
       SESSION_SECRET: 'a session secret of at least thirty-two characters',
       MAIL_RATE_PER_MINUTE: '0',
-      ...backend.env(),
     });
-    resetEnv();
     smtp.refuse([]);
     smtp.messages.length = 0;
-    store = backend.open();
     at = Date.parse('2026-12-01T09:00:00Z');
-  });
-  afterEach(() => {
-    for (const sqlite of opened.splice(0)) sqlite.close();
-    rmSync(folder, { recursive: true, force: true });
   });
 
   test('a new post goes once to the one who stays confirmed, with one-click unsubscribe; Send again sends nothing', async () => {
     const post = mailings.find((mailing) => mailing.kind === 'post');
-    if (!post) throw new Error('the build publishes no post');
+    if (!post) throw new Error('the mailings fixture holds no post');
     const id = mailingId(post);
     await subscriber('ada@example.com', 'Ada');
     await subscriber('ben@example.com', 'Ben', false);
@@ -181,7 +157,7 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
       mailings.find((mailing) => mailing.kind === 'issue'),
       mailings.find((mailing) => mailing.kind === 'post'),
     ];
-    if (!issue || !post) throw new Error('the build publishes no post or no issue');
+    if (!issue || !post) throw new Error('the mailings fixture holds no post or no issue');
     const cookie = await logIn(PASSWORD);
     const get = (pathname: string, headers: Record<string, string> = { cookie }) =>
       call(adminNewsletter, pathname, {
@@ -275,7 +251,7 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
     ['a field the action does not take', '{"to":"a@example.com"}', 422],
   ])('Send and Don’t send refuse %s, and nothing is sent or declined', async (_, body, status) => {
     const post = mailings.find((mailing) => mailing.kind === 'post');
-    if (!post) throw new Error('the build publishes no post');
+    if (!post) throw new Error('the mailings fixture holds no post');
     const id = mailingId(post);
     await subscriber('ada@example.com', 'Ada');
     const cookie = await logIn(PASSWORD);
@@ -299,7 +275,7 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
 
   test('notifications and confirmations go before the newsletter, which keeps to MAIL_RATE_PER_MINUTE', async () => {
     const post = mailings.find((mailing) => mailing.kind === 'post');
-    if (!post) throw new Error('the build publishes no post');
+    if (!post) throw new Error('the mailings fixture holds no post');
     process.env.MAIL_RATE_PER_MINUTE = '10';
     resetEnv();
     for (let index = 0; index < 25; index += 1) await subscriber(`reader${index}@example.com`, 'Reader');
@@ -331,7 +307,7 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
 
   test('NEWSLETTER_AUTO_SEND_HOURS sends what is published from then on, after that many hours, unless declined', async () => {
     const [post, older] = mailings.filter((mailing) => mailing.kind === 'post');
-    if (!post || !older) throw new Error('the build publishes fewer than two posts');
+    if (!post || !older) throw new Error('the mailings fixture holds fewer than two posts');
     process.env.NEWSLETTER_AUTO_SEND_HOURS = '2';
     resetEnv();
     await subscriber('ada@example.com', 'Ada');
@@ -365,7 +341,7 @@ describe.each(backends)('the newsletter on %s', (_name, backend) => {
       mailings.find((mailing) => mailing.kind === 'post'),
       mailings.find((mailing) => mailing.kind === 'issue'),
     ];
-    if (!first || !second) throw new Error('the build publishes no post or no issue');
+    if (!first || !second) throw new Error('the mailings fixture holds no post or no issue');
     await subscriber('ada@example.com', 'Ada');
     await subscriber('gone@example.com', 'Gil');
     smtp.refuse(['gone@example.com']);
