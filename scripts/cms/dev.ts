@@ -14,6 +14,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = process.cwd();
 const bin = (...parts: string[]) => path.join(root, 'node_modules', ...parts);
@@ -29,8 +30,8 @@ function stop(code: number) {
   process.exitCode = code;
 }
 
-function run(name: string, script: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [script, ...args], { cwd: root, env, stdio: 'inherit' });
+function run(name: string, script: string, args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: root, env, stdio: 'inherit' });
   child.on('exit', (code, signal) => {
     if (!stopping) console.error(`${name} stopped (${signal ?? `exit code ${code}`}); stopping the other.`);
     stop(code ?? 0);
@@ -38,14 +39,22 @@ function run(name: string, script: string, args: string[], env: NodeJS.ProcessEn
   children.push(child);
 }
 
-run('decap-server', bin('decap-server', 'dist', 'index.js'), [], {
-  ...process.env,
-  PORT: backendPort,
-  // Only this machine may write to the working copy through it.
-  BIND_HOST: '127.0.0.1',
-  MODE: process.env.CMS_BACKEND_MODE || 'fs',
-  GIT_REPO_DIRECTORY: root,
-});
+// decap-server saves each file whole, so astro dev's watcher never reads half of one: see whole-writes.ts.
+const wholeWrites = ['--import', pathToFileURL(path.join(import.meta.dirname, 'whole-writes.ts')).href];
+run(
+  'decap-server',
+  bin('decap-server', 'dist', 'index.js'),
+  [],
+  {
+    ...process.env,
+    PORT: backendPort,
+    // Only this machine may write to the working copy through it.
+    BIND_HOST: '127.0.0.1',
+    MODE: process.env.CMS_BACKEND_MODE || 'fs',
+    GIT_REPO_DIRECTORY: root,
+  },
+  wholeWrites,
+);
 run('astro dev', bin('astro', 'bin', 'astro.mjs'), ['dev', ...process.argv.slice(2)], {
   ...process.env,
   CMS_BACKEND_PORT: backendPort,

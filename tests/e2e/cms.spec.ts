@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { startCmsCopy, type CmsCopy } from '../../scripts/harness/cms-copy';
+import { writeFileWhole } from '../../scripts/harness/whole-file';
 import { solidPng } from '../support/png';
 
 // Each test starts its own copy and servers, edits through the UI, then builds the copy.
@@ -161,7 +162,8 @@ test('the site beside the CMS shows content as it is saved, a draft included, no
   });
   const origin = new URL(cms.cmsUrl).origin;
   const title = 'A draft saved after the last build';
-  writeFileSync(
+  // Written whole: astro dev watches content/, and would otherwise read the file half-written.
+  writeFileWhole(
     cms.file('content/blog/saved-after-the-build.md'),
     [
       '---',

@@ -4,12 +4,18 @@ import { brokenOrigin, storedLead, storedLeads, storedSubscriber, uniqueEmail } 
 
 const POST = '/blog/what-to-automate-first';
 
-/** Holds each submission to an endpoint for a moment, so the submitting state can be seen. */
-async function slowDown(page: Page, path: string) {
+/**
+ * Holds each submission to an endpoint until the test lets it go, so the submitting state can be
+ * seen. A gate, not a delay: on a slow machine a delay can run out before the test looks.
+ */
+async function holdSubmissions(page: Page, path: string) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
   await page.route(`**${path}`, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await gate;
     await route.continue();
   });
+  return release;
 }
 
 function blogForm(page: Page) {
@@ -89,7 +95,7 @@ test.describe('newsletter form on a blog post', () => {
 
   test('subscribes: "Subscribing...", a success toast, an empty form and the record stored', async ({ page }) => {
     const email = uniqueEmail('blog');
-    await slowDown(page, '/api/subscribers');
+    const release = await holdSubmissions(page, '/api/subscribers');
     await page.goto(POST);
     const form = blogForm(page);
     await form.getByLabel('First name').fill('Zoë');
@@ -97,6 +103,7 @@ test.describe('newsletter form on a blog post', () => {
     await form.getByLabel('E-mail').fill(`  ${email.toUpperCase()} `);
     await form.getByRole('button', { name: 'Subscribe' }).click();
     await expect(form.getByRole('button', { name: 'Subscribing...' })).toBeDisabled();
+    release();
 
     const toast = page.getByRole('region', { name: 'Notification' }).getByRole('listitem');
     // The specification's title and description, word for word, then the line about confirming.
@@ -171,6 +178,10 @@ test.describe('footer signup', () => {
   test('a toaster whose script could not be fetched comes with the next toast', async ({ page }) => {
     let blocked = true;
     let refused = 0;
+    let failedHydrations = 0;
+    page.on('console', (message) => {
+      if (/Error hydrating \S*\/Toaster\./.test(message.text())) failedHydrations += 1;
+    });
     await page.route(
       (url) => url.pathname.includes('/Toaster.'),
       async (route) => {
@@ -184,9 +195,10 @@ test.describe('footer signup', () => {
     await form.getByLabel('Name').fill('Ada Lovelace');
     await form.getByLabel('E-mail').fill(uniqueEmail('toaster'));
     await expect.poll(() => islandRan(form)).toBe(true);
-    // Astro's loader tries twice, a second apart; both fail.
+    // Astro's loader tries twice, a second apart; both fail. Once it has reported the island as not
+    // hydrated, the hydration is over and the next toast starts a new one, which may fetch again.
     await expect.poll(() => refused, { timeout: 10_000 }).toBe(2);
-    await page.waitForTimeout(500);
+    await expect.poll(() => failedHydrations).toBe(1);
     blocked = false;
     await form.getByRole('button', { name: 'Subscribe' }).click();
     await expect(page.getByRole('region', { name: 'Notification' })).toContainText('Subscribed successfully!');
