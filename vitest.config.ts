@@ -13,7 +13,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: ['unit', 'integration', 'build'].map((name) => ({
       extends: true,
-      test: { name, include: [`tests/${name}/**/*.test.ts`] },
+      test: {
+        name,
+        include: [`tests/${name}/**/*.test.ts`],
+        // One local production server for the build tests that ask it (tests/support/build-server.ts).
+        ...(name === 'build' ? { globalSetup: ['tests/support/build-server.ts'] } : {}),
+      },
     })),
   },
 });

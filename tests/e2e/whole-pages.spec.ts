@@ -1,6 +1,8 @@
 /**
- * Every public page is whole when it has loaded: what it shows 5 s later (its islands hydrated,
- * its scripts run) is what it showed at its load event. A script may add behaviour, never content.
+ * Every public page is whole when it has loaded: what it shows once its scripts have run (the
+ * network quiet, the islands that hydrate unasked hydrated) is what it showed at its load event.
+ * A script may add behaviour, never content. What the built HTML holds (the footer's links, the
+ * icon and the manifest) is checked in tests/build/pages.test.ts.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { PAGE_TYPES } from '../../scripts/bench/page-types';
@@ -43,16 +45,23 @@ async function openAtLoad(page: Page, route: string) {
   return page.evaluate(() => (window as unknown as { atLoad: Snapshot }).atLoad);
 }
 
-test('every public page shows at its load event what it shows 5 s later', async ({ context }) => {
+/**
+ * Until the page's scripts have done what they do on their own: no request for 500 ms (the
+ * islands that hydrate unasked have their scripts), then a moment the main thread is idle (they
+ * have run). The other islands wait for a person: a reach, an event.
+ */
+async function settled(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+}
+
+test('every public page shows at its load event what it shows once its scripts have run', async ({ context }) => {
   const pages = await Promise.all(PUBLIC.map(() => context.newPage()));
   const atLoad = await Promise.all(PUBLIC.map(({ route }, index) => openAtLoad(pages[index] as Page, route)));
-  await pages[0]?.waitForTimeout(5000);
+  await Promise.all(pages.map(settled));
   for (const [index, { name }] of PUBLIC.entries()) {
     const later = await (pages[index] as Page).evaluate(snapshot);
-    expect.soft(atLoad[index], `${name}: at load as 5 s later`).toEqual(later);
-    expect.soft(later.footerLinks.length, `${name}: the footer's links`).toBe(13);
-    expect.soft(later.icon, `${name}: the icon`).toBe('/favicon.svg');
-    expect.soft(later.manifest, `${name}: the manifest`).toBe('/manifest.webmanifest');
+    expect.soft(atLoad[index], `${name}: at load as once its scripts have run`).toEqual(later);
   }
   expect(atLoad.filter((shown) => shown.main.length > 0)).toHaveLength(PUBLIC.length);
 });
