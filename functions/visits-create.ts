@@ -28,7 +28,7 @@ async function readVisitsRequest(req: Request): Promise<VisitsRequest> {
   const type = req.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (type !== 'text/plain' && type !== 'application/json')
     throw new HttpError(
-      errorResponse(415, 'Send the page view as JSON (text/plain or application/json)', { headers: HEADERS }),
+      errorResponse(415, 'Send the view as JSON (text/plain or application/json)', { headers: HEADERS }),
     );
   const text = await readBoundedText(req);
   let body: unknown;
@@ -54,7 +54,7 @@ export default endpoint({ name: 'visits-create', headers: HEADERS }, async (req,
   const env = getEnv();
   const day = dayIn(new Date(), env.SITE_TIME_ZONE);
   const [daySalt, pageSet, store] = await Promise.all([saltOf(day), countedPages(), getStore()]);
-  await store.recordPageView(
+  await store.recordView(
     countedView(view, {
       day,
       salt: daySalt,

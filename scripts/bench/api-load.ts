@@ -1,6 +1,6 @@
 /**
  * Benchmarks the /api on the local production server: requests per second and p50/p99 latency
- * for a content GET, a newsletter subscription, a lead and a page view (each from a new visitor,
+ * for a content GET, a newsletter subscription, a lead and a view (each from a new visitor,
  * so each opens a visit: the most a view writes), with the embedded store and with Redis
  * (a real redis-server behind the Upstash REST bridge the tests use, both in a process of their
  * own), each without and with delivery configured (SMTP_URL to a real SMTP server and a signed
@@ -39,8 +39,8 @@
  * unless BENCH_DELIVERY says `on` or `both`. A last table gives, per store and endpoint, the p50,
  * the p99 with its range and the flat-out requests per second, baseline → current with the change.
  *
- * Last, the Redis commands one page view costs (Upstash bills each, those inside a script too),
- * counted by redis-server itself (INFO commandstats) over page views that open a visit and page
+ * Last, the Redis commands one view costs (Upstash bills each, those inside a script too),
+ * counted by redis-server itself (INFO commandstats) over views that open a visit and page
  * views that continue one.
  */
 import autocannon from 'autocannon';
@@ -197,7 +197,7 @@ const lead = (id: string) =>
     page: '/contact',
     attribution: { utm_source: 'bench', utm_campaign: 'load' },
   });
-const pageView = (id: string) =>
+const viewBody = (id: string) =>
   JSON.stringify({
     path: '/zoho',
     referrer: 'www.linkedin.com',
@@ -205,11 +205,11 @@ const pageView = (id: string) =>
     utm_campaign: `bench-${id.length}`,
   });
 const CONTENT: Endpoint = { label: 'GET /api/sectors', path: '/api/sectors' };
-const PAGE_VIEW: Form = { label: 'POST /api/visits', path: '/api/visits', body: pageView, beacon: true };
+const VIEW: Form = { label: 'POST /api/visits', path: '/api/visits', body: viewBody, beacon: true };
 const FORMS: Form[] = [
   { label: 'POST /api/newsletter/subscribe', path: '/api/newsletter/subscribe', body: subscriber },
   { label: 'POST /api/leads/create', path: '/api/leads/create', body: lead },
-  PAGE_VIEW,
+  VIEW,
 ];
 /**
  * The endpoints timed at a steady rate: the forms, whose answers delivery could slow down, and
@@ -411,7 +411,7 @@ async function commandsRun(): Promise<Map<string, number>> {
 }
 
 /**
- * What Upstash bills for one page view: the commands of `views` page views, each the one commit
+ * What Upstash bills for one view: the commands of `views` views, each the one commit
  * the endpoint makes (its per-client limit included; the day's salt is read once a day by each
  * instance, left out), made through the store's own code and counted by redis-server, per view.
  * Straight to the store rather than through a server, whose sweep would add its own commands.
@@ -435,7 +435,7 @@ async function commandsPerView(views: number, sameVisitor: boolean) {
   });
   const visits = visitVerbs(redisBackend(client));
   const view = (index: number) =>
-    visits.recordPageView(
+    visits.recordView(
       {
         day: '2026-11-30',
         visitor: sameVisitor ? 'one-visitor' : `visitor-${index}`,
@@ -562,7 +562,7 @@ if (baseline) {
 }
 if (DELIVERY !== 'off')
   console.log(`\nDelivered during the runs with delivery on: ${mails} e-mails, ${webhooks} webhooks`);
-console.log('\nRedis commands per page view, counted by redis-server (INFO commandstats; Upstash bills each one)\n');
+console.log('\nRedis commands per view, counted by redis-server (INFO commandstats; Upstash bills each one)\n');
 console.table(commandCounts ?? []);
 console.log('\nFunction bundles (esbuild, dependencies included, not minified)\n');
 console.table(

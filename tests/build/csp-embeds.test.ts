@@ -1,6 +1,6 @@
 /**
  * The Content-Security-Policy lets in the hosts of the embeds an owner configures (the contact
- * form and the analytics dashboard as frames, the chat widget as a script) and no other: a copy
+ * form and the external dashboard as frames, the chat widget as a script) and no other: a copy
  * of the site is built with all three set, and the ordinary build (dist/) with none names no
  * other host.
  */
@@ -13,7 +13,7 @@ import { builtPages, DIST, pagePolicy } from '../support/dist';
 const EMBEDS = {
   PUBLIC_CONTACT_FORM_URL: 'https://forms.example/acme/contact?embed=1',
   PUBLIC_CHAT_WIDGET_URL: 'https://chat.example/v2/widget.js',
-  PUBLIC_ANALYTICS_DASHBOARD_URL: 'https://stats.example/share/acme',
+  PUBLIC_EXTERNAL_DASHBOARD_URL: 'https://stats.example/share/acme',
 };
 
 /** The page's policy as directive name → sources. */
@@ -26,7 +26,7 @@ function policyOf(html: string): Record<string, string[]> {
 /** The sources of a directive that name another host (schemes with a host: https://…, http://…). */
 const hostsIn = (sources: string[] = []) => sources.filter((source) => /^https?:\/\//.test(source));
 
-describe('with the contact form, chat and analytics embeds configured', () => {
+describe('with the contact form, chat and external dashboard embeds configured', () => {
   let site: SiteCopy;
   let pages: string[];
   const page = (file: string) => readFileSync(site.file('dist', file), 'utf8');

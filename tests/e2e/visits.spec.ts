@@ -1,5 +1,5 @@
 /**
- * The owner's audience figures, as the page's own script reports them: a browser a person could be
+ * The owner's visits figures, as the page's own script reports them: a browser a person could be
  * using (no WebDriver flag), with a context for each reader and its own user agent, reads pages
  * from a campaign and from LinkedIn; the script's beacons are counted, a lead converts, the Visits
  * section shows it, and no reader holds a cookie or a localStorage key. What the server decides of

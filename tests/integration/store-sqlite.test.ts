@@ -277,7 +277,7 @@ describe('the layout', () => {
 
     const store = open();
     expect((await store.listLeads({ offset: 0, limit: 10 })).map((lead) => lead.name)).toEqual(['Ada']);
-    await store.recordPageView({ day: '2026-11-20', visitor: 'v', path: '/', source: 'Direct', device: 'phone' });
+    await store.recordView({ day: '2026-11-20', visitor: 'v', path: '/', source: 'Direct', device: 'phone' });
     expect((await store.visitDays(['2026-11-20'], '2000-01-01'))[0]?.visitors).toBe(1);
     store.close();
     await expectThisLayout();

@@ -1,5 +1,5 @@
 /**
- * The audience figures' contract on both backends: Upstash through the REST bridge to a real
+ * The visits figures' contract on both backends: Upstash through the REST bridge to a real
  * redis-server (a HyperLogLog per set, so counts are within 0.81 %), and the embedded store
  * (exact). Small counts are exact on both: a HyperLogLog's sparse form counts a few hundred
  * members without error.
@@ -12,7 +12,7 @@ import {
   VISIT_MS,
   VISITS_TTL_SECONDS,
   type Device,
-  type PageView,
+  type View,
 } from '../../functions/_lib/store/visits';
 import { useStores } from '../support/store-setup';
 import { createRedisStore, type Store } from '../support/stores';
@@ -29,7 +29,7 @@ const backends = stores.backends.map(([name, backend]): [string, () => Promise<S
 ]);
 
 const DAY = '2026-11-20';
-const view = (visitor: string, overrides: Partial<PageView> = {}): PageView => ({
+const view = (visitor: string, overrides: Partial<View> = {}): View => ({
   day: DAY,
   visitor,
   path: '/',
@@ -41,15 +41,13 @@ const view = (visitor: string, overrides: Partial<PageView> = {}): PageView => (
 describe.each(backends)('visits on %s', (_name, fresh) => {
   let store: Store;
 
-  test('counts visitors once a day, every page view, and a visit by its first page', async () => {
+  test('counts visitors once a day, every view, and a visit by its first page', async () => {
     store = await fresh();
     for (const visitor of ['a', 'b', 'c'])
       for (const page of ['/zoho', '/sectors']) {
-        await store.recordPageView(
-          view(visitor, { path: page, source: 'linkedin', campaign: 'autumn', device: 'phone' }),
-        );
+        await store.recordView(view(visitor, { path: page, source: 'linkedin', campaign: 'autumn', device: 'phone' }));
       }
-    await store.recordPageView(view('d', { source: 'news.ycombinator.com' }));
+    await store.recordView(view('d', { source: 'news.ycombinator.com' }));
     const [day] = await store.visitDays([DAY], '2000-01-01');
     expect(day).toMatchObject({
       visitors: 4,
@@ -67,8 +65,8 @@ describe.each(backends)('visits on %s', (_name, fresh) => {
 
   test('a day before the last open one is stored whole once read, and reads the same after', async () => {
     store = await fresh();
-    await store.recordPageView(view('a', { path: '/blog' }));
-    await store.recordPageView(view('b', { path: '/blog', campaign: 'x' }));
+    await store.recordView(view('a', { path: '/blog' }));
+    await store.recordView(view('b', { path: '/blog', campaign: 'x' }));
     const [live] = await store.visitDays([DAY], '2026-11-22');
     const [stored] = await store.visitDays([DAY], '2026-11-22');
     expect(stored).toEqual(live);
@@ -90,7 +88,7 @@ describe.each(backends)('visits on %s', (_name, fresh) => {
     store = await fresh();
     await Promise.all(
       Array.from({ length: 300 }, (_, index) =>
-        store.recordPageView(view(`v${index}`, { source: `s${index}`, campaign: `c${index}` })),
+        store.recordView(view(`v${index}`, { source: `s${index}`, campaign: `c${index}` })),
       ),
     );
     const [day] = await store.visitDays([DAY], '2000-01-01');
@@ -101,10 +99,10 @@ describe.each(backends)('visits on %s', (_name, fresh) => {
     expect(day?.visitors).toBeLessThanOrEqual(303);
   });
 
-  test('200 concurrent page views of one page lose no count', async () => {
+  test('200 concurrent views of one page lose no count', async () => {
     store = await fresh();
     await Promise.all(
-      Array.from({ length: 200 }, (_, index) => store.recordPageView(view(`v${index % 50}`, { path: OTHER_PAGE }))),
+      Array.from({ length: 200 }, (_, index) => store.recordView(view(`v${index % 50}`, { path: OTHER_PAGE }))),
     );
     const [day] = await store.visitDays([DAY], '2000-01-01');
     expect(day?.pages[OTHER_PAGE]?.views).toBe(200);
@@ -123,15 +121,15 @@ describe.each(backends)('visits on %s', (_name, fresh) => {
   });
 });
 
-test('on Upstash every key a page view writes expires: 25 months for the figures, 30 minutes for a visit', async () => {
+test('on Upstash every key a view writes expires: 25 months for the figures, 30 minutes for a visit', async () => {
   const client = stores.client();
   await client.flushdb();
   const store = createRedisStore(client);
-  await store.recordPageView(view('a', { path: '/zoho', source: 'linkedin', campaign: 'autumn' }), {
+  await store.recordView(view('a', { path: '/zoho', source: 'linkedin', campaign: 'autumn' }), {
     client: 'rate-a',
     perMinute: 10,
   });
-  await store.recordPageView(view('a', { path: '/sectors' }), { client: 'rate-a', perMinute: 10 });
+  await store.recordView(view('a', { path: '/sectors' }), { client: 'rate-a', perMinute: 10 });
   const keys = await client.keys('visits:*');
   expect(keys.length).toBeGreaterThan(8);
   for (const key of keys) {

@@ -1,5 +1,5 @@
 /**
- * The audience figures end to end on both stores: page views through the real POST /api/visits
+ * The visits figures end to end on both stores: views through the real POST /api/visits
  * handler, the Visits figures through GET /api/admin/visits with an admin session. The counted
  * pages are the build integration's own list of a few pages (tests/support/build-files.ts).
  */
@@ -27,7 +27,7 @@ const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.co
 useBuildFiles();
 const stores = useStores();
 
-/** A page view as the page's script sends it (sendBeacon: a string, so text/plain). */
+/** A view as the page's script sends it (sendBeacon: a string, so text/plain). */
 function view(body: unknown, { agent = WINDOWS, ip = '203.0.113.7', headers = {} as Record<string, string> } = {}) {
   return call(visitsCreate, '/api/visits', {
     method: 'POST',
@@ -138,7 +138,7 @@ describe.each(stores.backends)('visits on %s', (_name, backend) => {
   });
 });
 
-describe('bad page views', () => {
+describe('bad views', () => {
   beforeEach(() => setEnv({ SITE_LOCAL_RUN: 'true', LOCAL_STORE_DIR: stores.folder() }));
 
   test.each([
@@ -154,13 +154,7 @@ describe('bad page views', () => {
       'referrer must be a host name',
     ],
     ['a 1 MB body', { path: `/${'a'.repeat(1_000_000)}` }, {}, 413, 'The body is larger than'],
-    [
-      'a form post',
-      'path=/',
-      { 'content-type': 'application/x-www-form-urlencoded' },
-      415,
-      'Send the page view as JSON',
-    ],
+    ['a form post', 'path=/', { 'content-type': 'application/x-www-form-urlencoded' }, 415, 'Send the view as JSON'],
   ])('%s: %i', async (_case, body, headers, status, error) => {
     const response = await view(body, { headers });
     expect(response.status).toBe(status);

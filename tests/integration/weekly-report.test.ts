@@ -1,5 +1,5 @@
 /**
- * The owner's weekly letter: a seeded week of page views, leads and subscribers, the real sweep on
+ * The owner's weekly letter: a seeded week of views, leads and subscribers, the real sweep on
  * a Monday morning in the site's time zone, and the letter as the local outbox folder keeps it.
  * The build files it reads (mailings, counted pages) are made by tests/support/build-files.ts.
  */
@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { runSweep } from '../../functions/_lib/delivery/scheduled-sweep';
 import { weekDue } from '../../functions/_lib/delivery/weekly-sending';
 import { resetEnv } from '../../functions/_lib/platform/env';
-import type { PageView } from '../../functions/_lib/store/visits';
+import type { View } from '../../functions/_lib/store/visits';
 import { useBuildFiles } from '../support/build-files';
 import { useStores } from '../support/store-setup';
 import type { Store } from '../support/stores';
@@ -47,7 +47,7 @@ describe.each(stores.backends)('the weekly letter on %s', (_name, backend) => {
   });
 
   async function seedWeek() {
-    const view = (day: string, visitor: string, extra: Partial<PageView> = {}): PageView => ({
+    const view = (day: string, visitor: string, extra: Partial<View> = {}): View => ({
       day,
       visitor,
       path: '/',
@@ -66,14 +66,14 @@ describe.each(stores.backends)('the weekly letter on %s', (_name, backend) => {
       '2026-11-29',
     ])
       for (const visitor of ['a', 'b', 'c', 'd', 'e', 'f'])
-        await store.recordPageView(
+        await store.recordView(
           view(day, `${visitor}-${day}`, {
             path: visitor < 'd' ? '/zoho' : '/sectors',
             source: visitor < 'd' ? 'linkedin' : 'Direct',
           }),
         );
     // The week before: 4 visitors on one day.
-    for (const visitor of ['a', 'b', 'c', 'd']) await store.recordPageView(view('2026-11-18', visitor));
+    for (const visitor of ['a', 'b', 'c', 'd']) await store.recordView(view('2026-11-18', visitor));
     vi.setSystemTime(Date.parse('2026-11-25T10:00:00Z'));
     await store.createLead(
       {

@@ -103,20 +103,20 @@ describe('sitePath', () => {
   });
 });
 
-describe('visitOf: what a page view keeps for its forms', () => {
+describe('visitOf: what a view keeps for its forms', () => {
   const stored = JSON.stringify({
     page: '/zoho?utm_source=linkedin',
     attribution: { landingPage: '/zoho?utm_source=linkedin', referrer: 'www.linkedin.com', utm_source: 'linkedin' },
   });
 
-  test('the first page view of a session: its page, and its own first touch', () => {
+  test('the first view of a session: its page, and its own first touch', () => {
     expect(visitOf(null, url('/zoho?utm_source=linkedin'), 'https://www.linkedin.com/')).toEqual({
       page: '/zoho?utm_source=linkedin',
       attribution: { landingPage: '/zoho?utm_source=linkedin', referrer: 'www.linkedin.com', utm_source: 'linkedin' },
     });
   });
 
-  test('a later page view: its own page, and the first touch unchanged, even with a new campaign in its URL', () => {
+  test('a later view: its own page, and the first touch unchanged, even with a new campaign in its URL', () => {
     expect(visitOf(stored, url('/contact?utm_source=google'), 'https://www.google.com/')).toEqual({
       page: '/contact?utm_source=google',
       attribution: { landingPage: '/zoho?utm_source=linkedin', referrer: 'www.linkedin.com', utm_source: 'linkedin' },
@@ -124,7 +124,7 @@ describe('visitOf: what a page view keeps for its forms', () => {
   });
 
   test.each(['', 'not json', '[1,2]', 'null', '"text"', '{"page":"/x"}'])(
-    'an unreadable or incomplete stored value (%j) counts as a first page view',
+    'an unreadable or incomplete stored value (%j) counts as a first view',
     (value) => {
       expect(visitOf(value, url('/blog'), '')).toEqual({ page: '/blog', attribution: { landingPage: '/blog' } });
     },

@@ -35,7 +35,7 @@ export const VISIT_CAPS: Record<VisitTable, number> = {
 export type Device = 'phone' | 'tablet' | 'desktop';
 
 /** One view, as the endpoint has made it anonymous and bounded. */
-export interface PageView {
+export interface View {
   /** YYYY-MM-DD in the site's time zone. */
   day: string;
   /** The keyed hash of the visitor under the day's salt. */
@@ -80,7 +80,7 @@ const OTHER_OF: Record<VisitTable, string> = {
  * campaign and device count only the view that opens a visit (no view of that visitor in the
  * last 30 minutes), decided inside the commit, so that concurrent views cannot both open one.
  */
-export function viewWrites(view: PageView): Write[] {
+export function viewWrites(view: View): Write[] {
   const bounded = (table: VisitTable, field: string, member?: string): Write => ({
     op: 'bounded',
     key: KEYS.visitTable(view.day, table),
@@ -164,7 +164,7 @@ export function visitVerbs(backend: Backend) {
      * trip on Upstash. With `limit`, only the first `perMinute` views of that client (a hash, never
      * an address) in a minute count, decided in the same step.
      */
-    async recordPageView(view: PageView, limit?: { client: string; perMinute: number }): Promise<void> {
+    async recordView(view: View, limit?: { client: string; perMinute: number }): Promise<void> {
       const writes = viewWrites(view);
       await backend.commit(
         [],

@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { isbot } from 'isbot';
 import { UNCOUNTED_PATH } from '../../../src/shared/pages';
 import type { VisitsRequest } from '../../../src/shared/schemas';
-import { OTHER_PAGE, type Device, type PageView } from '../store/visits';
+import { OTHER_PAGE, type Device, type View } from '../store/visits';
 
 /** Why a view is answered but not counted. */
 export type NotCounted = 'privacy-signal' | 'no-browser' | 'bot' | 'admin-page';
@@ -78,7 +78,7 @@ export function countedView(
     siteHost: string;
     pages: ReadonlySet<string>;
   },
-): PageView {
+): View {
   return {
     day,
     visitor: keyedHash(salt, client, agent, siteHost),

@@ -46,6 +46,12 @@ const SHOWN_IDS = {
   withoutExternalDashboard: SHOWN.withoutExternalDashboard.map((section) => section.id),
 };
 
+/** The sections of the page and its menu for this site's settings (the same lists each time, for the hooks that keep them). */
+export function shownSections(externalDashboardUrl: string | undefined) {
+  const shown = externalDashboardUrl ? 'withExternalDashboard' : 'withoutExternalDashboard';
+  return { sections: SHOWN[shown], ids: SHOWN_IDS[shown] };
+}
+
 interface DashboardProps {
   /** The address of a dashboard kept elsewhere, framed in a section of its own; none when unset. */
   externalDashboardUrl?: string;
@@ -70,9 +76,8 @@ export default function AdminDashboard(props: DashboardProps) {
 function Dashboard({ externalDashboardUrl, onLogout, onSessionEnd: onEnd }: DashboardProps) {
   const client = useQueryClient();
   const overview = useQuery<Overview>({ queryKey: ['/api/admin/overview'] });
-  const shown = externalDashboardUrl ? 'withExternalDashboard' : 'withoutExternalDashboard';
-  const sections = SHOWN[shown];
-  const current = useSections(SHOWN_IDS[shown]);
+  const { sections, ids } = shownSections(externalDashboardUrl);
+  const current = useSections(ids);
   // The chart's code downloads while the figures are on their way.
   useEffect(() => void loadChart(), []);
   // Data the server no longer lets this browser read is not kept on screen or in memory; what the

@@ -1,5 +1,5 @@
 /**
- * Bad and hostile page views against the local production server, on both stores: floods of
+ * Bad and hostile views against the local production server, on both stores: floods of
  * made-up paths and campaign values, an oversized body, a bot, a forged referrer, a missing user
  * agent and malformed bodies. Prints what each got (HTTP statuses) and how much the store grew:
  * on Redis the bytes its keys take (MEMORY USAGE), in the embedded store its rows and file size.
@@ -18,7 +18,7 @@ import { startUpstashBridge } from '../harness/upstash-bridge.ts';
 const FLOOD = Number(process.env.BENCH_FLOOD ?? 10_000);
 const BROWSER =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
-const TOKEN = 'bad-page-views';
+const TOKEN = 'bad-views';
 
 interface Attempt {
   label: string;
@@ -198,7 +198,7 @@ try {
   await redis.stop();
 }
 
-console.log(`\nBad and hostile page views, POST /api/visits on the local production server\n`);
+console.log(`\nBad and hostile views, POST /api/visits on the local production server\n`);
 console.table(
   embeddedResults.map((row, index) => ({
     attempt: row.attempt,
