@@ -23,7 +23,9 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,
-    trace: 'retain-on-failure',
+    // Recording a trace costs every test a fifth of its time, and a CI run's test-results/ is not
+    // kept: CI prints each failure; a run on your machine keeps the trace of each test that fails.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
   },
   projects: [
     {
@@ -45,7 +47,7 @@ export default defineConfig({
         ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
         SESSION_SECRET: E2E_SESSION_SECRET,
         // The tests count the outbox's entries: the owner's weekly letter would be one more, on
-        // whatever day they run (tests/build/weekly-report.test.ts covers it on a set clock).
+        // whatever day they run (tests/integration/weekly-report.test.ts covers it on a set clock).
         WEEKLY_REPORT: 'off',
       },
       url: `http://localhost:${E2E_PORT}/`,

@@ -10,6 +10,10 @@ export default defineConfig({
     // whatever the shell exports (servers they start are given their own).
     env: { PORT: '' },
     testTimeout: 30_000,
+    // Vitest's default is one worker per core but one, which on a 2-core machine runs one file at a
+    // time. Most files here wait on a redis-server, an SMTP server, a child process or a build far
+    // more than they compute, so four at once keep both cores busy.
+    maxWorkers: 4,
     hookTimeout: 60_000,
     projects: ['unit', 'integration', 'build'].map((name) => ({
       extends: true,

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { PAGE_TYPES } from '../../scripts/bench/page-types';
 import { builtPage, jsonLd, textsOf } from '../support/built-page';
-import { MINI_APP_SLUGS, POST_SLUGS, SECTOR_SLUGS } from '../support/routes';
+import { ALL_ROUTES, MINI_APP_SLUGS, POST_SLUGS, SECTOR_SLUGS } from '../support/routes';
 
 const collapse = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
 
@@ -192,4 +192,13 @@ describe.each(PAGE_TYPES.filter((type) => type.name !== 'admin login'))('the $na
     expect(page.querySelector('link[rel="icon"]')?.getAttribute('href')).toBe('/favicon.svg');
     expect(page.querySelector('link[rel="manifest"]')?.getAttribute('href')).toBe('/manifest.webmanifest');
   });
+});
+
+test('titles are unique across pages', () => {
+  const titles = new Map<string, string>();
+  for (const route of ALL_ROUTES) {
+    const title = builtPage(route).title;
+    expect(titles.get(title), `${route} repeats the title of ${titles.get(title)}`).toBeUndefined();
+    titles.set(title, route);
+  }
 });

@@ -3,48 +3,15 @@
  * assistive technology never announces, and a submission that fills it gets the ordinary answer
  * while nothing is stored.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { FORMS } from '../support/forms';
 import { storedLeads, storedSubscriber, uniqueEmail } from '../support/e2e-env';
-import { ALL_ROUTES } from '../support/routes';
+import { expectHiddenHoneypot } from '../support/honeypot';
 
 const SPAM = 'http://spam.example';
 
-/** Checks the form's honeypot: one text input named "website", off-screen, out of the tab order and of the accessibility tree. */
-async function expectHiddenHoneypot(page: Page, form: Locator) {
-  const honeypot = form.locator('input[name="website"]');
-  await expect(honeypot).toHaveCount(1);
-  await expect(honeypot).toHaveAttribute('type', 'text');
-  await expect(honeypot).toHaveAttribute('tabindex', '-1');
-  await expect(honeypot).toHaveAttribute('autocomplete', 'off');
-  // Assistive technology: not in the accessibility tree, though it is in the form.
-  await expect(form.getByRole('textbox', { name: 'Website' })).toHaveCount(0);
-  await expect(form.getByRole('textbox', { name: 'Website', includeHidden: true })).toHaveCount(1);
-  // People: drawn wholly outside the page, to the left, where no scrolling reaches.
-  const box = await honeypot.boundingBox();
-  expect(box, 'the honeypot is not rendered at all').not.toBeNull();
-  const scrollX = await page.evaluate(() => window.scrollX);
-  expect((box?.x ?? 0) + scrollX + (box?.width ?? 0)).toBeLessThanOrEqual(0);
-}
-
 test.describe('every form carries a hidden honeypot', () => {
-  for (const route of [...ALL_ROUTES, '/no-such-page']) {
-    test(`on ${route}`, async ({ page }) => {
-      await page.goto(route);
-      // The forms a visitor can send (the admin's own login, drawn once its island runs, aside);
-      // the contact dialog's is checked open, below.
-      const forms = page.locator('form:not([aria-label="Admin login"])').filter({ visible: true });
-      const names: string[] = [];
-      for (const form of await forms.all()) {
-        const name = (await form.getAttribute('aria-label')) ?? '(unnamed form)';
-        names.push(name);
-        await test.step(name, () => expectHiddenHoneypot(page, form));
-      }
-      // Every page has at least the footer signup.
-      expect(names).toContain('Newsletter signup');
-    });
-  }
-
+  // Each route's forms are checked on the visit of every route (routes.spec.ts).
   test('in the contact dialog', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('main').getByRole('button', { name: 'Contact Us' }).click();

@@ -1,23 +1,68 @@
 import { expect, test } from '@playwright/test';
+import { DESKTOP, testOnOnePage } from '../support/one-page';
 import { cutOff, overflow } from '../support/overflow';
 import { ALL_ROUTES, POSTS_WITH_TABLE } from '../support/routes';
 
-/** The narrowest phones still in use (320 px: iPhone SE of the first generation, small Android phones) and the most common width. */
-const WIDTHS = [320, 375];
+/**
+ * The narrowest phones still in use (320 px: iPhone SE of the first generation, small Android
+ * phones) and the most common width; then text made larger by the reader (a phone's or browser's
+ * text size setting: Chromium's default font size, which every rem of the site follows): 150 % on
+ * the narrowest phones, 200 % on a common one. The page wraps rather than scrolling sideways, and
+ * with larger text no line is cut off. Each route is loaded afresh at each setting, in one test:
+ * the page is what costs, not the test around it.
+ */
+const SETTINGS = [
+  { width: 320, scale: 1 },
+  { width: 375, scale: 1 },
+  { width: 320, scale: 1.5 },
+  { width: 360, scale: 2 },
+];
 
-for (const width of WIDTHS) {
+const onAPhone = testOnOnePage({
+  ...DESKTOP,
+  viewport: { width: 320, height: 640 },
+  isMobile: true,
+  hasTouch: true,
+});
+
+onAPhone.describe('on a phone', () => {
+  for (const route of [...ALL_ROUTES, '/no-such-page']) {
+    onAPhone(
+      `${route} fits the screen at 320 and 375 px, and with text at 150 % and 200 %`,
+      async ({ onePage: page }) => {
+        const browser = await page.context().newCDPSession(page);
+        await browser.send('Page.enable');
+        for (const { width, scale } of SETTINGS) {
+          const setting = `${width} px with text at ${scale * 100} %`;
+          await onAPhone.step(setting, async () => {
+            await page.setViewportSize({ width, height: 640 });
+            // 16 and 13 px are Chromium's own defaults: at 100 % the page is as a phone shows it.
+            await browser.send('Page.setFontSizes', {
+              fontSizes: { standard: 16 * scale, fixed: Math.round(13 * scale) },
+            });
+            await page.goto(route);
+            await page.waitForLoadState('load');
+            const size = await page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
+            expect(size, `the text size in effect at ${setting}`).toBe(`${16 * scale}px`);
+            const { scrollWidth, causes } = await overflow(page, width);
+            expect(causes, `what sticks out at ${setting}`).toEqual([]);
+            expect(scrollWidth, `the page's width at ${setting}`).toBeLessThanOrEqual(width);
+            if (scale > 1)
+              expect(
+                await cutOff(page, width),
+                `lines cut off by a box that hides what overflows at ${setting}`,
+              ).toEqual([]);
+          });
+        }
+        await browser.detach();
+      },
+    );
+  }
+});
+
+for (const width of [320, 375]) {
   test.describe(`a ${width} px phone`, () => {
     test.use({ viewport: { width, height: 640 }, isMobile: true, hasTouch: true });
-
-    for (const route of [...ALL_ROUTES, '/no-such-page']) {
-      test(`${route} fits the screen`, async ({ page }) => {
-        await page.goto(route);
-        await page.waitForLoadState('load');
-        const { scrollWidth, causes } = await overflow(page, width);
-        expect(causes, `what sticks out at ${width} px`).toEqual([]);
-        expect(scrollWidth, `the page's width at ${width} px`).toBeLessThanOrEqual(width);
-      });
-    }
 
     test('the header shows the logo and the menu button, and Get Started in the open menu', async ({ page }) => {
       await page.goto('/');
@@ -31,37 +76,6 @@ for (const width of WIDTHS) {
       const { causes } = await overflow(page, width);
       expect(causes, `what sticks out of the open menu at ${width} px`).toEqual([]);
     });
-  });
-}
-
-/**
- * Text made larger by the reader (a phone's or browser's text size setting: Chromium's default
- * font size, which every rem of the site follows): 150 % on the narrowest phones, 200 % on a
- * common one. The page wraps rather than scrolling sideways, and no line is cut off.
- */
-for (const { width, scale } of [
-  { width: 320, scale: 1.5 },
-  { width: 360, scale: 2 },
-]) {
-  test.describe(`text at ${scale * 100} % on a ${width} px phone`, () => {
-    test.use({ viewport: { width, height: 640 }, isMobile: true, hasTouch: true });
-
-    for (const route of [...ALL_ROUTES, '/no-such-page']) {
-      test(`${route} fits the screen`, async ({ page }) => {
-        const browser = await page.context().newCDPSession(page);
-        await browser.send('Page.enable');
-        await browser.send('Page.setFontSizes', {
-          fontSizes: { standard: 16 * scale, fixed: Math.round(13 * scale) },
-        });
-        await page.goto(route);
-        const size = await page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
-        expect(size, 'the larger text is in effect').toBe(`${16 * scale}px`);
-        const { scrollWidth, causes } = await overflow(page, width);
-        expect(causes, `what sticks out at ${width} px`).toEqual([]);
-        expect(scrollWidth, `the page's width at ${width} px`).toBeLessThanOrEqual(width);
-        expect(await cutOff(page, width), 'lines cut off by a box that hides what overflows').toEqual([]);
-      });
-    }
   });
 }
 

@@ -1,0 +1,211 @@
+/**
+ * What an editor sees when content is wrong: each mistake fails the build, naming the file, the
+ * field and what to write. Each test builds a throw-away copy of the site with one mistake.
+ * (tests/build/content-build.test.ts builds copies whose content is right.)
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, test } from 'vitest';
+import { copySite, type SiteCopy } from '../../scripts/harness/site-copy';
+import { edit } from '../support/site-edit';
+
+let site: SiteCopy | undefined;
+afterEach(() => site?.remove());
+
+describe('content validation at build time', () => {
+  test('a missing field fails the build, naming the file and the field', () => {
+    site = copySite();
+    edit(site, 'content/sectors/creative.md', (text) => text.replace(/^summary: .*$/m, ''));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/sectors/creative.md');
+    expect(output).toMatch(/summary/);
+  });
+
+  test('a reference to an unknown sector fails the build, naming the file and the field', () => {
+    site = copySite();
+    edit(site, 'content/mini-apps/glossary-builder.yaml', (text) =>
+      text.replace(/^sectors: \[property,/m, 'sectors: [properties,'),
+    );
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/mini-apps/glossary-builder.yaml');
+    expect(output).toContain('sectors[0]');
+    expect(output).toContain('"properties"');
+  });
+
+  test('a guide without its summary fails the build, naming the file and the field', () => {
+    site = copySite();
+    edit(site, 'content/guides/zoho-google-workspace.md', (text) => text.replace(/^summary: .*$/m, ''));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/guides/zoho-google-workspace.md');
+    expect(output).toMatch(/summary/);
+  });
+
+  test.each([
+    ['"next week"', 'next week'],
+    ['20/11/2026', '20/11/2026'],
+  ])(
+    'a date that is not a date (publishedDate: %s) fails the build, naming the file and the field and the format',
+    (written, shown) => {
+      site = copySite();
+      edit(site, 'content/blog/what-to-automate-first.md', (text) =>
+        text.replace(/^publishedDate: .*$/m, `publishedDate: ${written}`),
+      );
+      const { status, output } = site.build();
+      expect(status).not.toBe(0);
+      expect(output).toContain(
+        `content/blog/what-to-automate-first.md: publishedDate: ${shown} is not a date; write the date as YYYY-MM-DD`,
+      );
+    },
+  );
+
+  test('an empty date is no date: an empty updatedDate is absent, an empty publishedDate missing', () => {
+    // The schema alone reads an empty date as 1 January 1970.
+    site = copySite();
+    edit(site, 'content/blog/what-to-automate-first.md', (text) =>
+      text.replace(/^publishedDate: .*$/m, (line) => `${line}\nupdatedDate:`),
+    );
+    expect(site.build().status).toBe(0);
+    const page = readFileSync(site.file('dist/blog/what-to-automate-first.html'), 'utf8');
+    expect(page).toContain('"dateModified":"2026-11-10T00:00:00.000Z"');
+
+    edit(site, 'content/blog/what-to-automate-first.md', (text) =>
+      text.replace(/^publishedDate: .*$/m, 'publishedDate:'),
+    );
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/blog/what-to-automate-first.md');
+    expect(output).toMatch(/publishedDate/);
+  });
+
+  test('a post with a misspelt field, a missing date, a flag in words and a short title: each named, with what to write', () => {
+    // Alone, Astro drops `Draft`, publishing the draft, and calls the missing date an object.
+    site = copySite();
+    edit(site, 'content/blog/what-to-automate-first.md', (text) =>
+      text.replace(/^publishedDate: .*$/m, 'Draft: true\ndraft: yes').replace(/^title: .*$/m, 'title: "Short one"'),
+    );
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain(
+      [
+        'content/blog/what-to-automate-first.md: title: is 9 characters; write at least 10',
+        'publishedDate: is missing; write the date as YYYY-MM-DD',
+        'draft: "yes" is not true or false; write true or false',
+        'Draft: is not a field here; did you mean draft? The fields are title, summary, image, imageAlt, publishedDate, updatedDate, draft',
+      ].join('; '),
+    );
+  });
+
+  test.each([
+    [
+      'content/mini-apps/glossary-builder.yaml',
+      /^icon: .*$/m,
+      'icon: books',
+      'content/mini-apps/glossary-builder.yaml: icon: "books" is not one of invoice, calendar, robot,',
+    ],
+    [
+      'content/sectors/creative.md',
+      // A position that is not a whole number, and an automation without its text.
+      /^order: 2\n([\s\S]*?)^ {4}text: "When a deal is marked won.*\n/m,
+      'order: 1.5\n$1',
+      'content/sectors/creative.md: order: 1.5 is not a whole number; write a whole number; automations.0.text: is missing',
+    ],
+    [
+      'content/newsletter/three-automations-before-the-new-year.md',
+      /^posts:\n/m,
+      'posts:\n  - chatbots-for-client-service\n  - what-to-automate-first\n',
+      'content/newsletter/three-automations-before-the-new-year.md: posts: has 4; give at most 3',
+    ],
+    [
+      'content/legal/privacy-policy.md',
+      /^updatedDate: .*$/m,
+      'updated: 2026-11-01',
+      'content/legal/privacy-policy.md: updatedDate: is missing; write the date as YYYY-MM-DD; updated: is not a field here',
+    ],
+  ])('%s with a wrong field fails the build, naming it', (file, line, written, message) => {
+    site = copySite();
+    edit(site, file, (text) => text.replace(line, written));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain(message);
+  });
+
+  test('a date that is not a day of the calendar fails the build, naming the file and the field', () => {
+    // The YAML reader alone would make it 2 March, and the post would move without a word.
+    site = copySite();
+    edit(site, 'content/blog/what-to-automate-first.md', (text) =>
+      text.replace(/^publishedDate: .*$/m, 'publishedDate: 2026-02-30'),
+    );
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain(
+      'content/blog/what-to-automate-first.md: publishedDate: 2026-02-30 is not a day of the calendar',
+    );
+  });
+});
+
+describe('newsletter issues at build time', () => {
+  const ISSUE = 'content/newsletter/three-automations-before-the-new-year.md';
+
+  test('an issue without its subject fails the build, naming the file and the field', () => {
+    site = copySite();
+    edit(site, ISSUE, (text) => text.replace(/^subject: .*$/m, ''));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain(ISSUE);
+    expect(output).toMatch(/subject/);
+  });
+
+  test('featured posts that do not exist or come later, and a taken file name, fail the build, each named', () => {
+    site = copySite();
+    edit(site, 'content/blog/chatbots-for-client-service.md', (text) =>
+      text.replace(/^publishedDate: .*$/m, (line) => `${line}\ndraft: true`),
+    );
+    edit(site, 'content/blog/connecting-google-workspace-and-zoho.md', (text) =>
+      text.replace(/^publishedDate: .*$/m, 'publishedDate: 2099-01-01'),
+    );
+    edit(site, ISSUE, (text) =>
+      text.replace(
+        /^ {2}- automated-appointment-scheduling$/m,
+        '  - automated-scheduling\n  - chatbots-for-client-service',
+      ),
+    );
+    // Dated before the posts it features (2026-11-10, and one scheduled), and named like the unsubscribe page.
+    const ISSUE_TEXT = readFileSync(site.file(ISSUE), 'utf8');
+    writeFileSync(
+      site.file('content/newsletter/unsubscribe.md'),
+      ISSUE_TEXT.replace(/^publishedDate: .*$/m, 'publishedDate: 2026-11-01').replace(
+        /^posts:\n(?: {2}- .+\n)+/m,
+        'posts:\n  - automate-invoicing-small-business\n  - what-to-automate-first\n  - connecting-google-workspace-and-zoho\n',
+      ),
+    );
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain(
+      `${ISSUE}: field posts[1] refers to the blog post "automated-scheduling", which does not exist`,
+    );
+    expect(output).toContain(
+      `${ISSUE}: field posts[2] refers to the blog post "chatbots-for-client-service", which is a draft: publish it first`,
+    );
+    expect(output).toContain(
+      'content/newsletter/unsubscribe.md: field posts[2] refers to the blog post "connecting-google-workspace-and-zoho", scheduled for 2099-01-01, after the issue (2026-11-01)',
+    );
+    expect(output).toContain(
+      'content/newsletter/unsubscribe.md: field posts[1] refers to the blog post "what-to-automate-first", published on 2026-11-10, after the issue (2026-11-01)',
+    );
+    expect(output).toContain(
+      'content/newsletter/unsubscribe.md: the file name "unsubscribe" is taken by another page under /newsletter',
+    );
+  });
+
+  test('a letter that shows an image from content/ fails the build, naming the file', () => {
+    site = copySite();
+    edit(site, ISSUE, (text) => `${text}\n![A checklist](../images/blog/what-to-automate-first.svg)\n`);
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain(
+      `${ISSUE}: the letter shows an image stored in content/, which the newsletter's e-mail cannot carry`,
+    );
+  });
+});
