@@ -11,8 +11,10 @@ export default defineConfig({
     env: { PORT: '' },
     testTimeout: 30_000,
     // Vitest's default is one worker per core but one, which on a 2-core machine runs one file at a
-    // time. Most files here wait on a redis-server, an SMTP server, a child process or a build far
-    // more than they compute, so four at once keep both cores busy.
+    // time. The unit and integration files wait on a redis-server, an SMTP server or a child process
+    // far more than they compute, so four at once keep both cores busy. The build tests build copies
+    // of the site and drive Chromium, which keep a core each: `npm test` runs them two at a time
+    // (scripts/checks/test-all.ts), and a build gets two minutes.
     maxWorkers: 4,
     hookTimeout: 60_000,
     projects: ['unit', 'integration', 'build'].map((name) => ({
@@ -21,7 +23,7 @@ export default defineConfig({
         name,
         include: [`tests/${name}/**/*.test.ts`],
         // One local production server for the build tests that ask it (tests/support/build-server.ts).
-        ...(name === 'build' ? { globalSetup: ['tests/support/build-server.ts'] } : {}),
+        ...(name === 'build' ? { globalSetup: ['tests/support/build-server.ts'], testTimeout: 120_000 } : {}),
       },
     })),
   },

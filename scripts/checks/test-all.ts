@@ -29,7 +29,7 @@ const STEPS: Step[] = [
   },
   { name: 'unit+integration', commands: [['vitest', 'run', '--project', 'unit', '--project', 'integration']] },
   { name: 'build', commands: [['astro', 'build']] },
-  { name: 'build tests', commands: [['vitest', 'run', '--project', 'build']] },
+  { name: 'build tests', commands: [['vitest', 'run', '--project', 'build', '--maxWorkers', '2']] },
   { name: 'e2e', commands: [['playwright', 'test']] },
 ];
 
