@@ -13,7 +13,10 @@ const { defaultBrowserType: _browser, ...desktop } = devices['Desktop Chrome'];
 export const DESKTOP: BrowserContextOptions = desktop;
 
 /** A test whose `onePage` is its worker's page, made with `options` and readied once by `setUp`. */
-export function testOnOnePage(options: BrowserContextOptions, setUp: (page: Page) => Promise<void> = async () => {}) {
+export function testOnOnePage(
+  options: BrowserContextOptions,
+  setUp: (page: Page) => Promise<unknown> = async () => {},
+) {
   return base.extend<{ onePage: Page }, { workerPage: Page }>({
     workerPage: [
       async ({ browser }, use, workerInfo) => {
