@@ -1,5 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { storedLead, uniqueEmail } from '../support/e2e-env';
+import { DESKTOP, testOnOnePage } from '../support/one-page';
+
+/** Opening and closing the dialog changes nothing a next load keeps: those tests share their worker's page. */
+const onOnePage = testOnOnePage({ ...DESKTOP, viewport: { width: 1280, height: 800 } });
 
 const dialogOf = (page: Page) => page.getByRole('dialog', { name: 'Contact Us / Request Demo' });
 
@@ -11,25 +15,26 @@ const OPENERS = [
   { page: '/sectors/restaurant', name: 'Schedule a Consultation' },
 ];
 
-test.describe('contact dialog', () => {
-  test.use({ viewport: { width: 1280, height: 800 } });
-
+onOnePage.describe('contact dialog', () => {
   for (const opener of OPENERS) {
-    test(`opens from "${opener.name}" on ${opener.page} and closes with Escape, returning focus`, async ({ page }) => {
-      await page.goto(opener.page);
-      const button = page.getByRole('button', { name: opener.name, exact: true }).first();
-      await button.click();
-      const dialog = dialogOf(page);
-      await expect(dialog).toBeVisible();
-      await expect(dialog.getByRole('heading', { name: 'Contact Us / Request Demo' })).toBeVisible();
-      await expect(dialog.getByText(/within 24 hours/).first()).toBeVisible();
-      await page.keyboard.press('Escape');
-      await expect(dialog).toBeHidden();
-      await expect(button).toBeFocused();
-    });
+    onOnePage(
+      `opens from "${opener.name}" on ${opener.page} and closes with Escape, returning focus`,
+      async ({ onePage: page }) => {
+        await page.goto(opener.page);
+        const button = page.getByRole('button', { name: opener.name, exact: true }).first();
+        await button.click();
+        const dialog = dialogOf(page);
+        await expect(dialog).toBeVisible();
+        await expect(dialog.getByRole('heading', { name: 'Contact Us / Request Demo' })).toBeVisible();
+        await expect(dialog.getByText(/within 24 hours/).first()).toBeVisible();
+        await page.keyboard.press('Escape');
+        await expect(dialog).toBeHidden();
+        await expect(button).toBeFocused();
+      },
+    );
   }
 
-  test('the close button closes it and focus returns to the opener', async ({ page }) => {
+  onOnePage('the close button closes it and focus returns to the opener', async ({ onePage: page }) => {
     await page.goto('/');
     const opener = page.getByRole('main').getByRole('button', { name: 'Contact Us' });
     await opener.click();
@@ -38,7 +43,7 @@ test.describe('contact dialog', () => {
     await expect(opener).toBeFocused();
   });
 
-  test('keeps keyboard focus inside while open', async ({ page }) => {
+  onOnePage('keeps keyboard focus inside while open', async ({ onePage: page }) => {
     await page.goto('/');
     await page.getByRole('main').getByRole('button', { name: 'Contact Us' }).click();
     const dialog = dialogOf(page);
@@ -51,7 +56,7 @@ test.describe('contact dialog', () => {
     }
   });
 
-  test('opened with the keyboard, it works without a mouse', async ({ page }) => {
+  onOnePage('opened with the keyboard, it works without a mouse', async ({ onePage: page }) => {
     await page.goto('/sectors/saas');
     const opener = page.getByRole('button', { name: 'Schedule a Consultation' }).first();
     await opener.focus();

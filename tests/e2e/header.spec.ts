@@ -1,4 +1,19 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { DESKTOP, testOnOnePage } from '../support/one-page';
+
+/**
+ * The header only shows and responds: each test loads its page afresh on its worker's one page,
+ * at the size the test sets (support/one-page.ts says why).
+ */
+const test = testOnOnePage(DESKTOP);
+const WIDE = { width: 1280, height: 800 };
+const PHONE = { width: 375, height: 740 };
+
+/** Loads `path` at `viewport` on the worker's page. */
+async function visit(page: Page, path: string, viewport: { width: number; height: number }) {
+  await page.setViewportSize(viewport);
+  await page.goto(path);
+}
 
 const NAV = [
   { label: 'Home', href: '/' },
@@ -10,11 +25,9 @@ const NAV = [
 ];
 
 test.describe('header on a wide screen', () => {
-  test.use({ viewport: { width: 1280, height: 800 } });
-
   for (const { label, href } of NAV) {
-    test(`on ${href} the ${label} link is the current page and the others are not`, async ({ page }) => {
-      await page.goto(href);
+    test(`on ${href} the ${label} link is the current page and the others are not`, async ({ onePage: page }) => {
+      await visit(page, href, WIDE);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await expect(nav.getByRole('link')).toHaveText(NAV.map((link) => link.label));
       await expect(nav.getByRole('link', { name: label, exact: true })).toHaveAttribute('aria-current', 'page');
@@ -22,23 +35,23 @@ test.describe('header on a wide screen', () => {
     });
   }
 
-  test('a detail page marks its section in the navigation', async ({ page }) => {
-    await page.goto('/sectors/saas');
+  test('a detail page marks its section in the navigation', async ({ onePage: page }) => {
+    await visit(page, '/sectors/saas', WIDE);
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sectors' })).toHaveAttribute(
       'aria-current',
       'true',
     );
   });
 
-  test('the logo links home and the hamburger is hidden', async ({ page }) => {
-    await page.goto('/blog');
+  test('the logo links home and the hamburger is hidden', async ({ onePage: page }) => {
+    await visit(page, '/blog', WIDE);
     await expect(page.locator('header a[href="/"]').first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
     await expect(page.getByRole('banner').getByRole('button', { name: 'Get Started' })).toBeVisible();
   });
 
-  test('stays at the top and its shadow grows only past 10 px of scroll', async ({ page }) => {
-    await page.goto('/');
+  test('stays at the top and its shadow grows only past 10 px of scroll', async ({ onePage: page }) => {
+    await visit(page, '/', WIDE);
     const header = page.getByRole('banner');
     const shadow = () => header.evaluate((element) => getComputedStyle(element).boxShadow);
     const resting = await shadow();
@@ -66,9 +79,10 @@ const nameShowsWhole = (page: Page) =>
 // A tablet held upright (768 to 834 px) and a small laptop window: the six links, the logo and Get
 // Started need about 900 px in a row, so the menu button serves below 1024 px.
 for (const width of [768, 834, 1023]) {
-  test(`at ${width} px the menu button stands for the links, and the logo's name shows whole`, async ({ page }) => {
-    await page.setViewportSize({ width, height: 800 });
-    await page.goto('/sectors');
+  test(`at ${width} px the menu button stands for the links, and the logo's name shows whole`, async ({
+    onePage: page,
+  }) => {
+    await visit(page, '/sectors', { width, height: 800 });
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
     await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
     await expect(page.getByRole('banner').getByRole('button', { name: 'Get Started' })).toBeVisible();
@@ -77,10 +91,9 @@ for (const width of [768, 834, 1023]) {
 }
 
 test('at 1024 px the links fit in one row, each on one line, beside the whole name and Get Started', async ({
-  page,
+  onePage: page,
 }) => {
-  await page.setViewportSize({ width: 1024, height: 800 });
-  await page.goto('/sectors');
+  await visit(page, '/sectors', { width: 1024, height: 800 });
   const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
   await expect(links).toHaveCount(NAV.length);
   const heights = await links.evaluateAll((elements) => elements.map((link) => link.getBoundingClientRect().height));
@@ -90,10 +103,8 @@ test('at 1024 px the links fit in one row, each on one line, beside the whole na
 });
 
 test.describe('header on a phone', () => {
-  test.use({ viewport: { width: 375, height: 740 } });
-
-  test('the hamburger toggles the menu and reports its state', async ({ page }) => {
-    await page.goto('/');
+  test('the hamburger toggles the menu and reports its state', async ({ onePage: page }) => {
+    await visit(page, '/', PHONE);
     const toggle = page.getByRole('button', { name: 'Menu' });
     const menu = page.getByRole('navigation', { name: 'Mobile' });
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
@@ -108,16 +119,16 @@ test.describe('header on a phone', () => {
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   });
 
-  test('choosing a link closes the menu and navigates', async ({ page }) => {
-    await page.goto('/');
+  test('choosing a link closes the menu and navigates', async ({ onePage: page }) => {
+    await visit(page, '/', PHONE);
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Blog' }).click();
     await expect(page).toHaveURL(/\/blog$/);
     await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
   });
 
-  test('tabbing on past the menu closes it, so focus is never under it', async ({ page }) => {
-    await page.goto('/sectors');
+  test('tabbing on past the menu closes it, so focus is never under it', async ({ onePage: page }) => {
+    await visit(page, '/sectors', PHONE);
     const toggle = page.getByRole('button', { name: 'Menu' });
     const menu = page.getByRole('navigation', { name: 'Mobile' });
     await toggle.click();
@@ -134,8 +145,8 @@ test.describe('header on a phone', () => {
     await expect(menu).toBeVisible();
   });
 
-  test('Get Started in the menu opens the contact dialog and closes the menu', async ({ page }) => {
-    await page.goto('/');
+  test('Get Started in the menu opens the contact dialog and closes the menu', async ({ onePage: page }) => {
+    await visit(page, '/', PHONE);
     const toggle = page.getByRole('button', { name: 'Menu' });
     await toggle.click();
     await page.getByRole('navigation', { name: 'Mobile' }).getByRole('button', { name: 'Get Started' }).click();
@@ -151,10 +162,9 @@ test.describe('header on a short screen (a phone held sideways, 400 % zoom)', ()
     { width: 667, height: 375 },
   ]) {
     test(`at ${viewport.width}×${viewport.height} every item of the open menu can be reached and seen`, async ({
-      page,
+      onePage: page,
     }) => {
-      await page.setViewportSize(viewport);
-      await page.goto('/blog/what-to-automate-first');
+      await visit(page, '/blog/what-to-automate-first', viewport);
       await page.getByRole('button', { name: 'Menu' }).click();
       const menu = page.getByRole('navigation', { name: 'Mobile' });
       for (const item of [...(await menu.getByRole('link').all()), menu.getByRole('button', { name: 'Get Started' })]) {
@@ -168,8 +178,8 @@ test.describe('header on a short screen (a phone held sideways, 400 % zoom)', ()
   }
 });
 
-test('the skip link moves focus to the main content', async ({ page }) => {
-  await page.goto('/sectors');
+test('the skip link moves focus to the main content', async ({ onePage: page }) => {
+  await visit(page, '/sectors', WIDE);
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to content' });
   await expect(skip).toBeFocused();

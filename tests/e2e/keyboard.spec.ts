@@ -1,8 +1,12 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { DESKTOP, testOnOnePage } from '../support/one-page';
+
+/** Tabbing changes nothing a next load keeps: each test loads its page afresh on its worker's page. */
+const test = testOnOnePage(DESKTOP);
 
 /** Tabs through the whole page; every visible control must be reached, each with a visible focus ring. */
 for (const route of ['/', '/zoho', '/blog/what-to-automate-first', '/contact']) {
-  test(`every control on ${route} is reachable by keyboard with visible focus`, async ({ page }) => {
+  test(`every control on ${route} is reachable by keyboard with visible focus`, async ({ onePage: page }) => {
     await page.goto(route);
     const expected = await page.evaluate(
       () =>
@@ -39,7 +43,7 @@ for (const route of ['/', '/zoho', '/blog/what-to-automate-first', '/contact']) 
   });
 }
 
-test('the contact dialog works from the keyboard alone', async ({ page }) => {
+test('the contact dialog works from the keyboard alone', async ({ onePage: page }) => {
   await page.goto('/');
   const opener = page.getByRole('main').getByRole('button', { name: 'Contact Us' });
   await opener.focus();

@@ -1,10 +1,12 @@
 /**
- * One page per worker for the specs that visit every route and only read what they find: a new
- * browser context for each test starts a renderer process of its own, which on a 2-core machine
- * took as long as loading and checking the page (8 routes: 19.6 s with a context each, 9.4 s on one
- * page). Each test still loads its route afresh; what a page keeps between loads (its session
- * storage) does not touch what these specs check. Specs that type, submit or open things keep
- * Playwright's own page, new for every test.
+ * One page per worker for the specs whose tests change nothing that outlives a load: visiting
+ * every route, opening the menu or the contact dialog, tabbing through a page. A new browser
+ * context for each test starts a renderer process of its own, which on a 2-core machine took as
+ * long as loading and checking the page (8 routes: 19.6 s with a context each, 9.4 s on one page;
+ * the header's 20 tests: 63 s of worker time, 24 s on one page). Each test still loads its page
+ * afresh and sets the size it needs; what a page keeps between loads (its session storage, the
+ * HTTP cache) does not touch what these specs check. Specs that submit, store, intercept requests
+ * or set the clock keep Playwright's own page, new for every test.
  */
 import { test as base, devices, type BrowserContextOptions, type Page } from '@playwright/test';
 
