@@ -10,15 +10,32 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The parts of Netlify's Context the functions use, as the platform fills them. */
+/** Work handed to a default waitUntil that has not yet settled. */
+const running = new Set<Promise<unknown>>();
+
+/** Runs `promise` on, unobserved, and keeps it in `running` until it settles. */
+function runOn(promise: Promise<unknown>): void {
+  const settled = promise.catch(() => undefined).finally(() => running.delete(settled));
+  running.add(settled);
+}
+
+/**
+ * Settles once the work handed so far to a default waitUntil has settled. A test awaits it before
+ * it removes the folder that work writes to: the local outbox's files are written there after the answer.
+ */
+export async function afterAnswerWork(): Promise<void> {
+  while (running.size > 0) await Promise.all(running);
+}
+
 export function createContext({
   ip,
   params = {},
-  waitUntil = (promise) => void promise.catch(() => undefined),
+  waitUntil = runOn,
   afterAnswerDelivery,
 }: {
   ip: string;
   params?: Record<string, string>;
-  /** What becomes of work a function hands to context.waitUntil: by default it runs on, unobserved; tests collect it to await it. */
+  /** What becomes of work a function hands to context.waitUntil: by default it runs on (see afterAnswerWork); tests may collect it to await it. */
   waitUntil?: (promise: Promise<unknown>) => void;
 } & AfterAnswerHook): Context {
   const context = {

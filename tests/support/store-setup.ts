@@ -10,6 +10,7 @@ import type { Redis } from '@upstash/redis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { resetEnv } from '../../functions/_lib/platform/env';
 import { createUpstashClient } from '../../functions/_lib/store/redis/redis-backend';
+import { afterAnswerWork } from '../../scripts/harness/functions';
 import { startRedisServer, type RedisServerHandle } from '../../scripts/harness/redis-server';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/harness/upstash-bridge';
 import { testBackends, type SqliteStore, type Store, type TestBackend } from './stores';
@@ -121,7 +122,9 @@ export function useStores({ persistent = false } = {}): StoreSetup {
     folder = mkdtempSync(path.join(tmpdir(), 'store-test-'));
     setEnv();
   });
-  afterEach(() => {
+  afterEach(async () => {
+    // A function's delivery after its answer may still be writing to the folder.
+    await afterAnswerWork();
     for (const store of opened.splice(0)) store.close();
     if (folder) rmSync(folder, { recursive: true, force: true });
     folder = undefined;
