@@ -72,6 +72,25 @@ export interface Subscriber {
   attribution?: Attribution;
 }
 
+/**
+ * Where the owner is with a lead: `new` until they act, then replied, call booked, won or lost.
+ * In the order the admin offers them.
+ */
+export const LEAD_STATUSES = ['new', 'replied', 'booked', 'won', 'lost'] as const;
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+
+/** How the admin page names each status. */
+export const LEAD_STATUS_NAMES: Record<LeadStatus, string> = {
+  new: 'New',
+  replied: 'Replied',
+  booked: 'Call booked',
+  won: 'Won',
+  lost: 'Lost',
+};
+
+/** The longest private note the owner may keep on a lead. */
+export const LEAD_NOTE_MAX = 2000;
+
 export interface Lead {
   id: string;
   name: string;
@@ -94,6 +113,12 @@ export interface Lead {
   spam?: SpamMark;
   /** The optional content check's verdict (Akismet); absent when no content check is configured. */
   contentCheck?: ContentCheck;
+  /** Where the owner is with it; absent on a lead nobody has marked, which is `new`. */
+  status?: LeadStatus;
+  /** The owner's private note: shown on the admin page and in its CSV only, never sent anywhere. */
+  note?: string;
+  /** ISO time the owner last changed the status or the note. */
+  updatedAt?: string;
 }
 
 /** Why a lead was judged spam, and whether the owner released it. */

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { normalEmail } from './email-address';
 import { PROOF_OF_WORK_FIELD } from './proof-of-work-names';
+import { LEAD_NOTE_MAX, LEAD_STATUSES } from './records';
 
 // zod compiles object parsers with `new Function` when it may: in the browser that probe alone
 // breaks the Content-Security-Policy (no 'unsafe-eval'). Set before any schema is built.
@@ -137,6 +138,18 @@ const optionalText = (max: number, { multiline = false } = {}) =>
 /** The forms a submission can come from: the only values `source` may take, and the keys of the admin's counts. */
 export const SOURCES = ['website_footer', 'newsletter_footer', 'zoho_guide', 'contact_form'] as const;
 export type SourceName = (typeof SOURCES)[number];
+
+/** How the admin page, its CSV and the owner's e-mails name each form: plain names, never the ids. */
+export const SOURCE_NAMES: Record<SourceName, string> = {
+  contact_form: 'Contact form',
+  zoho_guide: 'Zoho guide',
+  newsletter_footer: 'Newsletter under a post',
+  website_footer: 'Newsletter in the footer',
+};
+
+/** A form's plain name; a source this site does not know (from older data) as it was stored. */
+export const sourceName = (source: string): string =>
+  (SOURCES as readonly string[]).includes(source) ? SOURCE_NAMES[source as SourceName] : source;
 
 /**
  * Which form a submission came from, among the forms that post to its endpoint: a sign-up cannot
@@ -347,3 +360,21 @@ export const SubscriptionTokenRequest = z.object({
     .min(20, 'The link is incomplete: open it again from the e-mail')
     .max(2000, 'The link is not valid'),
 });
+
+/**
+ * PATCH /api/admin/leads/{id}: the owner's status and private note, either or both. A note of
+ * spaces only clears it; an unknown status or a note too long answers 422 naming the field.
+ */
+export const LeadUpdateRequest = z
+  .strictObject({
+    status: z.enum(LEAD_STATUSES, { error: `Status must be one of ${LEAD_STATUSES.join(', ')}` }).optional(),
+    note: z
+      .string({ error: 'Note must be text' })
+      .max(LEAD_NOTE_MAX, `Note can be at most ${LEAD_NOTE_MAX} characters`)
+      .transform((note) => note.trim())
+      .optional(),
+  })
+  .refine((update) => update.status !== undefined || update.note !== undefined, {
+    error: 'Give a status, a note, or both',
+  });
+export type LeadUpdateRequest = z.infer<typeof LeadUpdateRequest>;
