@@ -1,7 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { overview } from './_lib/admin/insights';
 import { ADMIN_HEADERS, requireAdmin } from './_lib/admin/session';
-import { dayIn } from './_lib/visits/calendar-days';
 import { getEnv } from './_lib/platform/env';
 import { endpoint, json, requireMethod } from './_lib/platform/http';
 import { getStore } from './_lib/store/get-store';
@@ -11,8 +10,7 @@ export default endpoint({ name: 'admin-overview', headers: ADMIN_HEADERS }, asyn
   requireMethod(req, ['GET']);
   await requireAdmin(req);
   const store = await getStore();
-  const now = new Date();
-  return json(200, { ...(await overview(store, now)), today: dayIn(now, getEnv().SITE_TIME_ZONE) });
+  return json(200, await overview(store, new Date(), getEnv().SITE_TIME_ZONE));
 });
 
 export const config: Config = { path: '/api/admin/overview' };

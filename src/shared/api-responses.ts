@@ -1,6 +1,6 @@
 // src/shared holds what the pages and the functions both import, and ships to the browser: zod and this folder only.
 // The bodies the /api answers with: the functions build them, the admin page and the build read them.
-import type { Delivery, DeliveryKind, Lead, Subscriber } from './records';
+import type { Delivery, DeliveryKind, Lead, LeadStatus, Subscriber } from './records';
 
 /** The error body every endpoint answers with. */
 export interface ApiErrorBody {
@@ -18,7 +18,7 @@ export interface ListPage<T> {
   pageSize: number;
 }
 
-/** New records: all of them, and those of the last 7 and 30 UTC days (today included). */
+/** New records: all of them, and those of the last 7 and 30 days in the site's time zone (today included). */
 export interface Totals {
   total: number;
   last7: number;
@@ -76,17 +76,36 @@ export interface Overview {
   outbox: { pending: number; dead: number };
   /** Leads and subscribers by first-touch campaign, most leads first. */
   campaigns: CampaignSummary;
-  /** New records per UTC day, oldest first, ending today. */
+  /** New records per day in the site's time zone (`timeZone`), oldest first, ending `today`. */
   daily: { day: string; subscribers: number; leads: number }[];
   /** New records per form over those days; the keys are sources as stored. */
   sources: { subscribers: Record<string, number>; leads: Record<string, number> };
-  /** The first page of each list. */
+  /** The first page of each list: of the leads, the New ones (what still needs an answer), as `?status=new` lists them. */
   subscribers: ListPage<Subscriber>;
   leads: ListPage<Lead>;
+  /** Leads in each status, the whole list. */
+  leadStatuses: LeadStatusCounts;
   /** Leads held as spam, waiting for the owner's look in the Spam section. */
   spam: { held: number };
   /** Today in the site's time zone (SITE_TIME_ZONE), YYYY-MM-DD: where the Visits section's ranges end. */
   today: string;
+  /**
+   * The site's time zone, SITE_TIME_ZONE (an IANA name, `Europe/London`): the one the admin page
+   * writes records' days and times in, whatever the zone of the browser reading it.
+   */
+  timeZone: string;
+}
+
+/** Leads (those held as spam apart) in each status: `new` counts those nobody has marked yet. */
+export type LeadStatusCounts = Record<LeadStatus, number>;
+
+/**
+ * GET /api/admin/leads (`?page=n`, `?q=text`, `?status=`, `?form=`): one page of the leads the
+ * filters keep, newest first, with their total; a filter by text or form looks through the newest
+ * 20,000 leads only. `statuses` counts the whole list, whatever the filters, for "New (4)".
+ */
+export interface LeadsPage extends ListPage<Lead> {
+  statuses: LeadStatusCounts;
 }
 
 /**
@@ -277,7 +296,10 @@ export interface ApiData {
   privacyPolicy: ApiPrivacyPolicy;
 }
 
-/** A page's own figures over a range; `leads` and `subscribers` counted by the landing page of their first touch. */
+/**
+ * A page's own figures over a range; `leads`, `won` and `subscribers` counted by the landing page
+ * of their first touch.
+ */
 export interface VisitPageRow {
   /** A page of the build (`/sectors/restaurant`), or `other` for every path that is not one. */
   path: string;
@@ -286,6 +308,8 @@ export interface VisitPageRow {
   /** Visits that began on this page. */
   entries: number;
   leads: number;
+  /** Of `leads`, those whose status is now `won`. */
+  won: number;
   subscribers: number;
 }
 
@@ -299,16 +323,16 @@ export interface VisitPageRow {
 export interface VisitsReport {
   from: string;
   to: string;
-  /** `subscribers`: confirmed in the range. */
-  totals: { visitors: number; pageviews: number; leads: number; subscribers: number };
+  /** `won`: of the range's leads, those whose status is now `won`; `subscribers`: confirmed in the range. */
+  totals: { visitors: number; pageviews: number; leads: number; won: number; subscribers: number };
   /** Every day of the range, oldest first, zeros included. */
   days: { date: string; visitors: number; pageviews: number }[];
   /** Most visitors first. */
   pages: VisitPageRow[];
   /** `utm_source`, else the referring host without `www.`, else `Direct`; most visitors first. */
-  sources: { source: string; visitors: number; leads: number; subscribers: number }[];
+  sources: { source: string; visitors: number; leads: number; won: number; subscribers: number }[];
   /** `utm_campaign`; visits without one are left out. Most visitors first. */
-  campaigns: { campaign: string; visitors: number; leads: number; subscribers: number }[];
+  campaigns: { campaign: string; visitors: number; leads: number; won: number; subscribers: number }[];
   /** `phone`, `tablet` or `desktop`; most visitors first. */
   devices: { device: string; visitors: number }[];
 }

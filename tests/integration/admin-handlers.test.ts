@@ -27,7 +27,7 @@ import { deliverNow, pruneDelivered } from '../../functions/_lib/delivery/outbox
 import { localOutboxDir } from '../../functions/_lib/delivery/mail-transport';
 import { getStore } from '../../functions/_lib/store/get-store';
 import type { Lead, Subscriber } from '../../src/shared/records';
-import type { OutboxItem, Overview, SpamPage } from '../../src/shared/api-responses';
+import type { LeadsPage, OutboxItem, Overview, SpamPage } from '../../src/shared/api-responses';
 import { createContext } from '../../scripts/harness/functions';
 import { leadEntries } from '../support/outbox-entries';
 import { newsletterEntryId } from '../../functions/_lib/delivery/emails/newsletter-email';
@@ -414,7 +414,7 @@ describe('admin data endpoints', () => {
   });
 
   const LISTS: [string, Handler, string][] = [
-    ['leads', adminLeads, 'page and format'],
+    ['leads', adminLeads, 'page and format and q and status and form'],
     ['subscribers', adminSubscribers, 'page and format'],
     ['outbox', adminOutbox, 'page'],
     ['spam', adminSpam, 'page'],
@@ -834,7 +834,7 @@ describe('the Spam section', () => {
 describe('a list and its records', () => {
   const ID = '7b0c6f5e-1d2a-4c3b-9e8f-0a1b2c3d4e5f';
   test.each([
-    ['GET a lead', adminLeads, 'GET', `/api/admin/leads/${ID}`, { id: ID }, 'DELETE'],
+    ['GET a lead', adminLeads, 'GET', `/api/admin/leads/${ID}`, { id: ID }, 'DELETE, PATCH'],
     ['DELETE the leads', adminLeads, 'DELETE', '/api/admin/leads', {}, 'GET'],
     ['GET a subscriber', adminSubscribers, 'GET', '/api/admin/subscribers/a@b.co', { email: 'a@b.co' }, 'DELETE'],
     ['DELETE the subscribers', adminSubscribers, 'DELETE', '/api/admin/subscribers', {}, 'GET'],
@@ -847,7 +847,9 @@ describe('a list and its records', () => {
     const response = await run(handler, request(path, { method, cookie, body }), '203.0.113.9', params);
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe(allow);
-    expect(await response.json()).toEqual({ error: `Method ${method} is not allowed; use ${allow}` });
+    expect(await response.json()).toEqual({
+      error: `Method ${method} is not allowed; use ${allow.split(', ').join(' or ')}`,
+    });
   });
 });
 
@@ -1113,7 +1115,7 @@ describe('deleting a lead', () => {
 });
 
 const DAY_MS = 86_400_000;
-/** The UTC day of a time, as the dashboard names days. */
+/** The UTC day of a time: a day of the dashboard while SITE_TIME_ZONE is unset. */
 const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 describe.each([
@@ -1208,6 +1210,71 @@ describe.each([
     expect(overview.subscribers.items[0]?.sources).toEqual(['website_footer', 'newsletter_footer']);
   });
 
+  // Midday on 15 January 2026: the same day in UTC and in Paris (then UTC+1), so only the records' days differ.
+  const WINTER_NOON = Date.parse('2026-01-15T12:00:00.000Z');
+  const row = (overview: Overview, day: string) => overview.daily.find((entry) => entry.day === day);
+
+  test.each([
+    [
+      'Europe/Paris',
+      {
+        '2026-01-08': { leads: 0, subscribers: 0 },
+        '2026-01-09': { leads: 1, subscribers: 0 },
+        '2026-01-13': { leads: 1, subscribers: 0 },
+        '2026-01-14': { leads: 1, subscribers: 1 },
+      },
+      { last7: 3, last30: 3 },
+    ],
+    [
+      'UTC',
+      {
+        '2026-01-08': { leads: 1, subscribers: 0 },
+        '2026-01-09': { leads: 0, subscribers: 0 },
+        '2026-01-13': { leads: 2, subscribers: 1 },
+        '2026-01-14': { leads: 0, subscribers: 0 },
+      },
+      { last7: 2, last30: 3 },
+    ],
+  ])(
+    'with SITE_TIME_ZONE %s, the overview counts leads, sign-ups and confirmations on the days there',
+    async (timeZone, days, leads) => {
+      vi.setSystemTime(WINTER_NOON);
+      addEnv({ SITE_TIME_ZONE: timeZone });
+      const store = openStore();
+      const lead = (name: string, source: string, iso: string) =>
+        store.createLead({ name, email: `${name.toLowerCase()}@example.com`, source }, new Date(iso));
+      await lead('Late', 'contact_form', '2026-01-13T23:30:00Z');
+      await lead('Early', 'contact_form', '2026-01-13T22:30:00Z');
+      // 00:30 on 9 January in Paris, the first of its last 7 days; 8 January, the day before them, in UTC.
+      await lead('Edge', 'zoho_guide', '2026-01-08T23:30:00Z');
+      const person = { email: 'night@example.com', firstName: 'Night', source: 'website_footer' };
+      await store.subscribe(person, new Date('2026-01-13T23:30:00Z'));
+      await store.confirmSubscriber(person, new Date('2026-01-13T23:40:00Z'));
+
+      const { cookie } = await login();
+      const overview = await get<Overview>(adminOverview, '/api/admin/overview', cookie);
+      expect({ today: overview.today, timeZone: overview.timeZone, last: overview.daily.at(-1)?.day }).toEqual({
+        today: '2026-01-15',
+        timeZone,
+        last: '2026-01-15',
+      });
+      for (const [day, figures] of Object.entries(days)) expect(row(overview, day), day).toEqual({ day, ...figures });
+      expect(overview.totals.leads).toEqual({ total: 3, ...leads });
+      expect(overview.totals.subscribers).toEqual({ total: 1, last7: 1, last30: 1 });
+    },
+  );
+
+  test('in Paris, a lead at 23:30 UTC comes in tomorrow: the overview ends on that day, and counts it there', async () => {
+    vi.setSystemTime(Date.parse('2026-01-15T23:30:00.000Z'));
+    addEnv({ SITE_TIME_ZONE: 'Europe/Paris' });
+    await openStore().createLead({ name: 'Now', email: 'now@example.com', source: 'contact_form' }, new Date());
+    const { cookie } = await login();
+    const overview = await get<Overview>(adminOverview, '/api/admin/overview', cookie);
+    expect(overview.today).toBe('2026-01-16');
+    expect(overview.daily.at(-1)).toEqual({ day: '2026-01-16', leads: 1, subscribers: 0 });
+    expect(overview.totals.leads).toEqual({ total: 1, last7: 1, last30: 1 });
+  });
+
   test('the overview lists the 20 campaigns with most leads, then sign-ups, and sums the others in one row', async () => {
     await seedCampaigns(openStore(), CAMPAIGNS, ago(0));
     const { cookie } = await login();
@@ -1249,13 +1316,15 @@ describe.each([
     const { cookie } = await login();
 
     const pages = await Promise.all(
-      [1, 2, 3, 4].map((page) => get<ListPage<Lead>>(adminLeads, `/api/admin/leads?page=${page}`, cookie)),
+      [1, 2, 3, 4].map((page) => get<LeadsPage>(adminLeads, `/api/admin/leads?page=${page}`, cookie)),
     );
+    // Nobody has marked them: every lead is New.
+    const statuses = { new: 45, replied: 0, booked: 0, won: 0, lost: 0 };
     expect(pages.map(({ items, ...rest }) => ({ emails: items.map((lead) => lead.email), ...rest }))).toEqual([
-      { emails: emails(0, 20), total: 45, page: 1, pageSize: 20 },
-      { emails: emails(20, 40), total: 45, page: 2, pageSize: 20 },
-      { emails: emails(40, 45), total: 45, page: 3, pageSize: 20 },
-      { emails: [], total: 45, page: 4, pageSize: 20 },
+      { emails: emails(0, 20), total: 45, page: 1, pageSize: 20, statuses },
+      { emails: emails(20, 40), total: 45, page: 2, pageSize: 20, statuses },
+      { emails: emails(40, 45), total: 45, page: 3, pageSize: 20, statuses },
+      { emails: [], total: 45, page: 4, pageSize: 20, statuses },
     ]);
     const subscriberPage = await get<ListPage<Subscriber>>(adminSubscribers, '/api/admin/subscribers?page=2', cookie);
     expect({ ...subscriberPage, items: subscriberPage.items.map((subscriber) => subscriber.email) }).toEqual({

@@ -380,15 +380,21 @@ describe.each([
 
   test("gives the dashboard's first view in one call, matching the separate queries", async () => {
     const store = await adapter.fresh();
+    const leads: Lead[] = [];
     for (let index = 0; index < 3; index += 1) {
       await store.subscribe(
         { email: `d${index}@example.com`, firstName: '1234', source: 'website_footer' },
         new Date(NOW.getTime() + index),
       );
-      await store.createLead({ name: 'null', email: `l${index}@example.com`, source: 'zoho_guide' }, LATER);
+      leads.push(
+        (await store.createLead({ name: 'null', email: `l${index}@example.com`, source: 'zoho_guide' }, LATER)).record,
+      );
     }
     const days = [dayOf(NOW), dayOf(LATER)];
     await store.confirmSubscriber({ email: 'd1@example.com', firstName: '1234', source: 'website_footer' }, LATER);
+    // A lead answered leaves the dashboard's leads, which are the New ones.
+    const won = leads[1]?.id ?? '';
+    await store.updateLead(won, { status: 'won' }, LATER);
     const view = await store.dashboard(days, { offset: 0, limit: 2 });
     expect(view).toEqual({
       subscriberTotal: 3,
@@ -400,9 +406,11 @@ describe.each([
       outbox: { pending: 0, dead: 0 },
       campaignCounts: { leads: { '(none)\t(none)\t(none)': 3 }, subscribers: { '(none)\t(none)\t(none)': 3 } },
       subscribers: await store.listSubscribers({ offset: 0, limit: 2 }),
-      leads: await store.listLeads({ offset: 0, limit: 2 }),
+      leads: await store.listLeads({ offset: 0, limit: 2 }, { status: 'new' }),
+      leadStatuses: { new: 2, replied: 0, booked: 0, won: 1, lost: 0 },
       spamHeld: 0,
     });
+    expect(view.leads.map((lead) => lead.id).sort()).toEqual([leads[0]?.id, leads[2]?.id].sort());
     expect(view.subscribers.map((subscriber) => subscriber.email)).toEqual(['d2@example.com', 'd1@example.com']);
     expect(view.subscribers[0]?.firstName).toBe('1234');
   });
@@ -1194,6 +1202,32 @@ describe.each([
     );
     expect(await store.countLeads()).toBe(1);
     expect(await store.countOutbox()).toMatchObject({ total: 2 });
+  });
+
+  test("keeps the owner's status and note on a lead, counted per status; a held or unknown lead is not changed", async () => {
+    const store = await adapter.fresh();
+    const { record: lead } = await store.createLead(
+      { name: 'Ada', email: 'ada@example.com', source: 'contact_form' },
+      NOW,
+      { outbox: leadEntries },
+    );
+    const { record: held } = await store.createLead(
+      { name: 'Held', email: 'held@example.com', source: 'zoho_guide', spam: SPAM },
+      NOW,
+    );
+    const changed = await store.updateLead(lead.id, { status: 'booked', note: 'Friday' }, LATER);
+    expect(changed).toMatchObject({ status: 'booked', note: 'Friday', updatedAt: LATER.toISOString() });
+    expect(changed?.delivery?.map((delivery) => delivery.kind)).toEqual(['lead-notification', 'webhook']);
+    expect(await store.listLeads({ offset: 0, limit: 10 })).toEqual([changed]);
+    expect(await store.leadStatusCounts()).toEqual({ new: 0, replied: 0, booked: 1, won: 0, lost: 0 });
+
+    expect(await store.updateLead(held.id, { status: 'won' }, LATER)).toBeUndefined();
+    expect(await store.updateLead(crypto.randomUUID(), { status: 'won' }, LATER)).toBeUndefined();
+    expect((await store.spamOverview({ offset: 0, limit: 10 })).leads[0]).not.toHaveProperty('status');
+    expect(await store.leadStatusCounts()).toEqual({ new: 0, replied: 0, booked: 1, won: 0, lost: 0 });
+
+    await store.deleteLead(lead.id);
+    expect(await store.leadStatusCounts()).toEqual({ new: 0, replied: 0, booked: 0, won: 0, lost: 0 });
   });
 
   test('lists the confirmed subscribers in batches, in the order they subscribed, as they stand when each batch is read', async () => {

@@ -10,6 +10,7 @@ import visitsCreate from '../../functions/visits-create';
 import { resetEnv } from '../../functions/_lib/platform/env';
 import { VISIT_CAPS } from '../../functions/_lib/store/visits';
 import type { VisitsReport } from '../../src/shared/api-responses';
+import type { Attribution } from '../../src/shared/records';
 import { call, logIn } from '../support/admin-calls';
 import { useBuildFiles } from '../support/build-files';
 import { setEnv, useStores } from '../support/store-setup';
@@ -81,11 +82,11 @@ describe.each(stores.backends)('visits on %s', (_name, backend) => {
     const cookie = await logIn(PASSWORD);
     const { status, body } = await report(cookie);
     expect(status).toBe(200);
-    expect(body.totals).toEqual({ visitors: 4, pageviews: 7, leads: 1, subscribers: 0 });
-    expect(body.campaigns).toEqual([{ campaign: 'autumn-offer', visitors: 3, leads: 1, subscribers: 0 }]);
+    expect(body.totals).toEqual({ visitors: 4, pageviews: 7, leads: 1, won: 0, subscribers: 0 });
+    expect(body.campaigns).toEqual([{ campaign: 'autumn-offer', visitors: 3, leads: 1, won: 0, subscribers: 0 }]);
     expect(body.sources).toEqual([
-      { source: 'newsletter', visitors: 3, leads: 1, subscribers: 0 },
-      { source: 'linkedin.com', visitors: 1, leads: 0, subscribers: 0 },
+      { source: 'newsletter', visitors: 3, leads: 1, won: 0, subscribers: 0 },
+      { source: 'linkedin.com', visitors: 1, leads: 0, won: 0, subscribers: 0 },
     ]);
     expect(body.pages.find((page) => page.path === '/zoho')).toEqual({
       path: '/zoho',
@@ -93,6 +94,7 @@ describe.each(stores.backends)('visits on %s', (_name, backend) => {
       pageviews: 3,
       entries: 3,
       leads: 1,
+      won: 0,
       subscribers: 0,
     });
     expect(body.pages.find((page) => page.path === '/sectors')).toMatchObject({ visitors: 3, entries: 0 });
@@ -103,6 +105,47 @@ describe.each(stores.backends)('visits on %s', (_name, backend) => {
     });
     expect(body.days.at(-1)).toMatchObject({ visitors: 4, pageviews: 7 });
     expect(body.days).toHaveLength(30);
+  });
+
+  test('leads marked won count as won under the page, source and campaign of their own first touch', async () => {
+    const lead = async (name: string, attribution: Attribution) =>
+      (
+        await store.createLead(
+          { name, email: `${name.toLowerCase()}@example.com`, source: 'contact_form', attribution },
+          new Date(),
+        )
+      ).record.id;
+    const autumn = { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'autumn-offer' };
+    const won = await lead('Ada', { landingPage: '/zoho?utm_source=newsletter', ...autumn });
+    const booked = await lead('Grace', { landingPage: '/zoho?utm_source=newsletter', ...autumn });
+    const lost = await lead('Alan', { landingPage: '/blog', referrer: 'www.linkedin.com' });
+    const wonThenBooked = await lead('Edsger', { landingPage: '/blog', referrer: 'www.linkedin.com' });
+    const wonDirect = await lead('Barbara', { landingPage: '/sectors' });
+    await lead('Donald', { landingPage: '/sectors' });
+    const marked = new Date();
+    for (const [id, status] of [
+      [won, 'won'],
+      [booked, 'booked'],
+      [lost, 'lost'],
+      [wonThenBooked, 'won'],
+      [wonThenBooked, 'booked'],
+      [wonDirect, 'won'],
+    ] as const)
+      expect(await store.updateLead(id, { status }, marked)).toMatchObject({ status });
+
+    const { body } = await report(await logIn(PASSWORD));
+    expect(body.totals).toEqual({ visitors: 0, pageviews: 0, leads: 6, won: 2, subscribers: 0 });
+    expect(body.campaigns).toEqual([{ campaign: 'autumn-offer', visitors: 0, leads: 2, won: 1, subscribers: 0 }]);
+    expect(Object.fromEntries(body.sources.map((row) => [row.source, { leads: row.leads, won: row.won }]))).toEqual({
+      newsletter: { leads: 2, won: 1 },
+      'linkedin.com': { leads: 2, won: 0 },
+      Direct: { leads: 2, won: 1 },
+    });
+    expect(Object.fromEntries(body.pages.map((row) => [row.path, { leads: row.leads, won: row.won }]))).toEqual({
+      '/zoho': { leads: 2, won: 1 },
+      '/blog': { leads: 2, won: 0 },
+      '/sectors': { leads: 2, won: 1 },
+    });
   });
 
   test('made-up paths and campaigns land in one row each past the cap', async () => {
@@ -232,6 +275,6 @@ describe('GET /api/admin/visits', () => {
     const { status, body } = await report(cookie, '?from=2026-02-27&to=2026-03-02');
     expect(status).toBe(200);
     expect(body.days.map((day) => day.date)).toEqual(['2026-02-27', '2026-02-28', '2026-03-01', '2026-03-02']);
-    expect(body.totals).toEqual({ visitors: 0, pageviews: 0, leads: 0, subscribers: 0 });
+    expect(body.totals).toEqual({ visitors: 0, pageviews: 0, leads: 0, won: 0, subscribers: 0 });
   });
 });

@@ -75,7 +75,7 @@ describe.each(stores.backends)('the weekly letter on %s', (_name, backend) => {
     // The week before: 4 visitors on one day.
     for (const visitor of ['a', 'b', 'c', 'd']) await store.recordView(view('2026-11-18', visitor));
     vi.setSystemTime(Date.parse('2026-11-25T10:00:00Z'));
-    await store.createLead(
+    const ada = await store.createLead(
       {
         name: 'Ada',
         email: 'ada@example.com',
@@ -84,6 +84,16 @@ describe.each(stores.backends)('the weekly letter on %s', (_name, backend) => {
       },
       new Date(),
     );
+    return { ada: ada.record.id };
+  }
+
+  /** The letter the sweep writes on Monday morning, as text. */
+  async function mondayLetter(): Promise<string> {
+    vi.setSystemTime(MONDAY_MORNING);
+    expect((await runSweep(store, () => new Date())).weekly).toBe('2026-11-23');
+    const outbox = path.join(stores.folder(), 'outbox');
+    const letter = readdirSync(outbox).find((name) => name.includes('weekly-report')) ?? '';
+    return (await simpleParser(readFileSync(path.join(outbox, letter)))).text ?? '';
   }
 
   test('on Monday morning the sweep writes one letter with the week against the week before', async () => {
@@ -106,6 +116,30 @@ describe.each(stores.backends)('the weekly letter on %s', (_name, backend) => {
     expect(text).toMatch(/\/zoho: 21 visitors, 1 lead, 5 % became leads/);
     expect(text).toMatch(/linkedin: 21 visitors, 1 lead,/);
     expect(text).toContain('/admin/insights#visits');
+  });
+
+  test("says how many of the week's leads are won, in total and beside their page and source", async () => {
+    const { ada } = await seedWeek();
+    await store.createLead(
+      { name: 'Grace', email: 'grace@example.com', source: 'contact_form', attribution: { landingPage: '/sectors' } },
+      new Date(),
+    );
+    expect(await store.updateLead(ada, { status: 'won' }, new Date())).toMatchObject({ status: 'won' });
+    // The week before: one lead, won since.
+    vi.setSystemTime(Date.parse('2026-11-18T10:00:00Z'));
+    const before = await store.createLead(
+      { name: 'Alan', email: 'alan@example.com', source: 'contact_form', attribution: { landingPage: '/' } },
+      new Date(),
+    );
+    await store.updateLead(before.record.id, { status: 'won' }, new Date('2026-11-26T10:00:00Z'));
+
+    const text = await mondayLetter();
+    expect(text).toContain('Leads: 2 (week before: 1, +100 %)');
+    expect(text).toContain('Leads won so far: 1 (week before: 1, no change)');
+    expect(text).toContain('/zoho: 21 visitors, 1 lead (1 won), 5 % became leads');
+    expect(text).toContain('/sectors: 21 visitors, 1 lead, 5 % became leads');
+    expect(text).toContain('linkedin: 21 visitors, 1 lead (1 won), 5 % became leads');
+    expect(text).toContain('Direct: 21 visitors, 1 lead, 5 % became leads');
   });
 
   test('WEEKLY_REPORT=off writes none', async () => {

@@ -6,6 +6,7 @@ import { deliverySetup } from '../delivery/settings';
 import { countTable, type DailyCounts } from '../store/counting';
 import type { StoreVerbs } from '../store/store';
 import type { CampaignCounts } from '../store/types';
+import { dailyFigures } from './daily-figures';
 
 export const CHART_DAYS = 90;
 export const PAGE_SIZE = 20;
@@ -32,14 +33,6 @@ export function listed<T extends { attribution?: Attribution }>(record: T): T {
     if (value) shown[key] = value.length > LISTED_VALUE_LENGTH ? `${value.slice(0, LISTED_VALUE_LENGTH - 1)}…` : value;
   }
   return { ...record, attribution: shown };
-}
-
-/** The last `count` UTC days, oldest first, ending today. */
-export function lastDays(now: Date, count: number): string[] {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: count }, (_, index) =>
-    new Date(today - (count - 1 - index) * 86_400_000).toISOString().slice(0, 10),
-  );
 }
 
 /** A day's total over its sources; only the row's own values count, whatever the sources are called. */
@@ -105,11 +98,18 @@ export function campaignPage(counts: CampaignCounts, { page, q }: { page: number
   return { items: rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), total: rows.length, page, pageSize: PAGE_SIZE };
 }
 
-/** Everything the dashboard's first view shows. Subscriber totals count confirmed subscribers. */
-export async function overview(store: StoreVerbs, now: Date): Promise<Omit<Overview, 'today'>> {
-  const days = lastDays(now, CHART_DAYS);
-  const data = await store.dashboard(days, { offset: 0, limit: PAGE_SIZE });
-  const { subscriberTotal, leadTotal, subscriberDaily, confirmationDaily, leadDaily, subscribers, leads } = data;
+/**
+ * Everything the dashboard's first view shows. Subscriber totals count confirmed subscribers. Its
+ * days are days in `timeZone` (SITE_TIME_ZONE), as the Visits section's: counted from the records
+ * (daily-figures.ts says why), so the store's per-UTC-day counters are not read (no days asked).
+ */
+export async function overview(store: StoreVerbs, now: Date, timeZone: string): Promise<Overview> {
+  const [data, figures] = await Promise.all([
+    store.dashboard([], { offset: 0, limit: PAGE_SIZE }),
+    dailyFigures(store, now, CHART_DAYS, timeZone),
+  ]);
+  const { subscriberTotal, leadTotal, subscribers, leads } = data;
+  const { days, signUps: subscriberDaily, confirmations: confirmationDaily, leads: leadDaily } = figures;
   const last = (count: number) => days.slice(-count);
   return {
     totals: {
@@ -127,8 +127,12 @@ export async function overview(store: StoreVerbs, now: Date): Promise<Omit<Overv
     daily: days.map((day) => ({ day, subscribers: totalOf(subscriberDaily[day]), leads: totalOf(leadDaily[day]) })),
     sources: { subscribers: bySource(subscriberDaily), leads: bySource(leadDaily) },
     subscribers: { items: subscribers.map(listed), total: subscriberTotal, page: 1, pageSize: PAGE_SIZE },
-    leads: { items: leads.map(listed), total: leadTotal, page: 1, pageSize: PAGE_SIZE },
+    // The first page of the New leads, as GET /api/admin/leads?status=new answers it.
+    leads: { items: leads.map(listed), total: data.leadStatuses.new, page: 1, pageSize: PAGE_SIZE },
+    leadStatuses: data.leadStatuses,
     spam: { held: data.spamHeld },
+    today: figures.today,
+    timeZone,
   };
 }
 

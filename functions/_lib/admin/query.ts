@@ -33,11 +33,24 @@ export function queryOf<Shape extends z.ZodRawShape>(shape: Shape) {
 /** A list's query: `?page=n`. */
 export const PageQuery = queryOf({ page: PageNumber });
 
+/** `?format=csv`: the whole list as a file. */
+export const ExportFormat = z.literal('csv', { error: 'format can only be csv' }).optional();
+
 /** A list that also exports: `?page=n`, or `?format=csv` for all of it. */
-export const ExportQuery = queryOf({
-  page: PageNumber,
-  format: z.literal('csv', { error: 'format can only be csv' }).optional(),
-});
+export const ExportQuery = queryOf({ page: PageNumber, format: ExportFormat });
+
+/** `?q=text`: trimmed, at most `max` characters and no control characters; empty is no search. */
+export const SearchText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `q must be at most ${max} characters`)
+    .refine((q) => !/\p{Cc}/u.test(q), 'q must not hold control characters')
+    .optional();
+
+/** `?name=value` among `values`; another answers 400 naming them all. */
+export const OneOf = <const T extends readonly [string, ...string[]]>(name: string, values: T) =>
+  z.enum(values, { error: `${name} must be one of ${values.join(', ')}` }).optional();
 
 /** The request's query, parsed with `schema`; a parameter given twice or a bad value answers 400 with the reason. */
 export function parseQuery<T extends z.ZodType>(schema: T, req: Request): z.infer<T> {

@@ -4,10 +4,11 @@ import type { Lead, Subscriber } from '../../../src/shared/records';
 import { parse, type Backend } from './backend-contract';
 import { countTable, type DailyCounts } from './counting';
 import { KEYS, type CountKind } from './keys';
+import { leadStatusCounts, matcher, narrowing, scanLeads, statusOnly } from './lead-filters';
 import { deliveriesOf } from './outbox';
 import { statusCounts } from './subscriber-rules';
 import { subscriberOf } from './subscribers';
-import type { CampaignCounts, DashboardData, Page, SubscriberStatusCounts } from './types';
+import type { CampaignCounts, DashboardData, LeadFilter, Page, SubscriberStatusCounts } from './types';
 
 /** New subscribers, confirmations or leads per day and source, for the given UTC days (YYYY-MM-DD). */
 export async function dailyCounts(backend: Backend, kind: CountKind, days: string[]): Promise<DailyCounts> {
@@ -54,14 +55,42 @@ export function adminReadVerbs(backend: Backend) {
     return (await backend.get(emails.map(KEYS.subscriber))).flatMap((value) => subscriberOf(value) ?? []);
   }
 
-  /** Leads that are not held, newest first, each with the states of its outbox entries. */
-  async function listLeads({ offset, limit }: Page): Promise<Lead[]> {
-    const ids = await backend.members(KEYS.leadsByCreated, { offset, limit, highestFirst: true });
-    const [values, deliveries] = await Promise.all([backend.get(ids.map(KEYS.lead)), deliveriesOf(backend, ids)]);
-    return values.flatMap((value) => {
-      const lead = parse<Lead>(value);
-      return lead ? [{ ...lead, delivery: deliveries.get(lead.id) ?? [] }] : [];
+  /**
+   * Leads that are not held, newest first, each with the states of its outbox entries. With a
+   * filter, those it keeps among the newest MAX_SCANNED (lead-filters.ts); without one, straight
+   * from the index, however many there are.
+   */
+  async function listLeads({ offset, limit }: Page, filter?: LeadFilter): Promise<Lead[]> {
+    const narrowed = narrowing(filter);
+    if (!narrowed) {
+      const ids = await backend.members(KEYS.leadsByCreated, { offset, limit, highestFirst: true });
+      const [values, deliveries] = await Promise.all([backend.get(ids.map(KEYS.lead)), deliveriesOf(backend, ids)]);
+      return values.flatMap((value) => {
+        const lead = parse<Lead>(value);
+        return lead ? [{ ...lead, delivery: deliveries.get(lead.id) ?? [] }] : [];
+      });
+    }
+    // A status's count says when every lead in it was found: the New ones are the newest, mostly.
+    const known = statusOnly(narrowed) ? (await leadStatusCounts(backend))[narrowed.status] : undefined;
+    const { leads } = await scanLeads(backend, matcher(narrowed), {
+      skip: offset,
+      take: limit,
+      countAll: false,
+      known,
     });
+    const deliveries = await deliveriesOf(
+      backend,
+      leads.map((lead) => lead.id),
+    );
+    return leads.map((lead) => ({ ...lead, delivery: deliveries.get(lead.id) ?? [] }));
+  }
+
+  /** Leads that are not held; with a filter, those it keeps (a status from its count, the rest among the newest MAX_SCANNED). */
+  async function countLeads(filter?: LeadFilter): Promise<number> {
+    const narrowed = narrowing(filter);
+    if (!narrowed) return backend.size(KEYS.leadsByCreated);
+    if (statusOnly(narrowed)) return (await leadStatusCounts(backend))[narrowed.status];
+    return (await scanLeads(backend, matcher(narrowed), { skip: 0, take: 0, countAll: true })).matched;
   }
 
   async function subscriberStatusCounts(): Promise<SubscriberStatusCounts> {
@@ -84,13 +113,15 @@ export function adminReadVerbs(backend: Backend) {
 
   return {
     countSubscribers: () => backend.size(KEYS.subscribersByCreated),
-    /** Leads, those held as spam apart. */
-    countLeads: () => backend.size(KEYS.leadsByCreated),
+    /** Leads, those held as spam apart; with a filter, those it keeps. */
+    countLeads,
+    /** Leads, those held as spam apart, in each status: the whole list, whatever a filter shows. */
+    leadStatusCounts: () => leadStatusCounts(backend),
     /** Subscribers by status. */
     subscriberStatusCounts,
     /** Newest first. */
     listSubscribers,
-    /** Newest first. */
+    /** Newest first; with a filter, those it keeps. */
     listLeads,
     /** Leads and sign-ups (confirmed or not) per campaign, for the dashboard's campaigns and GET /api/admin/campaigns. */
     campaignCounts,
@@ -133,7 +164,9 @@ export function adminReadVerbs(backend: Backend) {
         dead: backend.size(KEYS.outboxDead),
         campaignCounts: campaignCounts(),
         subscribers: listSubscribers(page),
-        leads: listLeads(page),
+        // The desk opens on what still needs an answer.
+        leads: listLeads(page, { status: 'new' }),
+        leadStatuses: leadStatusCounts(backend),
         spamHeld: backend.size(KEYS.leadsHeld),
       });
       return { ...figures, outbox: { pending: pending + pendingBulk, dead } };

@@ -17,6 +17,11 @@ export const KEYS = {
   leadsByCreated: 'leads:by_created',
   /** Leads held as spam, by when they arrived (ms); a released one moves to leadsByCreated. */
   leadsHeld: 'leads:held',
+  /**
+   * How many listed leads (not held) are in each status other than `new`, by status: `new` is
+   * every lead less these, so leads stored before statuses existed count as new with no migration.
+   */
+  leadStatuses: 'stats:lead-statuses',
   /** Counters per source of one UTC day. */
   daily: (kind: CountKind, day: string) => `stats:${kind}:${day}`,
   /** Counters per campaign key (campaignKey()). */

@@ -1,12 +1,12 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
-/** Leads: a new one with its deliveries (or held as spam), and an erasure. */
-import type { Lead } from '../../../src/shared/records';
+/** Leads: a new one with its deliveries (or held as spam), the owner's status and note, and an erasure. */
+import type { Lead, LeadStatus } from '../../../src/shared/records';
 import { parse, parsed, transact, type Backend, type Write } from './backend-contract';
 import { counted } from './counting';
 import { KEYS } from './keys';
-import { forgetEntries, queue, queueKeys } from './outbox';
+import { deliveriesOf, forgetEntries, queue, queueKeys } from './outbox';
 import { admit, submissionKeys } from './submissions';
-import type { LeadInput, LeadResult, QueueOptions, WriteOptions } from './types';
+import type { LeadInput, LeadResult, LeadUpdate, QueueOptions, WriteOptions } from './types';
 
 /** Whether a lead is held as spam: judged spam and not (yet) released by the owner. */
 export function isHeld(lead: Pick<Lead, 'spam'>): boolean {
@@ -21,12 +21,52 @@ function leadOf(input: LeadInput, id: string, now: Date): Lead {
   return lead;
 }
 
+/** Where the owner is with a lead: one nobody has marked is `new`. */
+export const statusOf = (lead: Pick<Lead, 'status'>): LeadStatus => lead.status ?? 'new';
+
+/**
+ * The count of a listed lead's status, one more (by 1) or one fewer (by -1). `new` is not kept
+ * (KEYS.leadStatuses): it is what the other statuses leave, so a new lead counts nothing.
+ */
+function statusCounted(lead: Pick<Lead, 'status'>, by: 1 | -1): Write[] {
+  const status = statusOf(lead);
+  return status === 'new' ? [] : [{ op: 'count', key: KEYS.leadStatuses, field: status, by }];
+}
+
 /** The writes that list and count a lead that is not held (a new one, or one released). */
 export function listed(lead: Lead): Write[] {
   return [
     { op: 'index', key: KEYS.leadsByCreated, member: lead.id, score: Date.parse(lead.createdAt) },
     ...counted('leads', lead, 1),
+    // A held lead cannot be marked (updateLead), so a released one is new: kept for the rule's sake.
+    ...statusCounted(lead, 1),
   ];
+}
+
+/** The writes that take a listed lead out of the list and out of every count listed() put it in. */
+function unlisted(lead: Lead): Write[] {
+  return [
+    { op: 'unindex', key: KEYS.leadsByCreated, member: lead.id },
+    ...counted('leads', lead, -1),
+    ...statusCounted(lead, -1),
+  ];
+}
+
+/**
+ * A lead with the owner's change: a status or note given replaces the one it had, one not given
+ * stays. `new` and an empty note are kept as no field at all, as on a lead nobody has marked, so
+ * that a lead has one shape for each state.
+ */
+export function updated(lead: Lead, update: LeadUpdate, now: Date): Lead {
+  const { status: oldStatus, note: oldNote, ...rest } = lead;
+  const status = update.status ?? oldStatus;
+  const note = update.note === undefined ? oldNote : update.note.trim();
+  return {
+    ...rest,
+    ...(status && status !== 'new' ? { status } : {}),
+    ...(note ? { note } : {}),
+    updatedAt: now.toISOString(),
+  };
 }
 
 export function leadVerbs(backend: Backend) {
@@ -90,17 +130,43 @@ export function leadVerbs(backend: Backend) {
           const ids = [...(lists.get(entries) ?? [])];
           const writes: Write[] = [
             { op: 'del', key },
-            ...(isHeld(lead)
-              ? [{ op: 'unindex', key: KEYS.leadsHeld, member: id } satisfies Write]
-              : [
-                  { op: 'unindex', key: KEYS.leadsByCreated, member: id } satisfies Write,
-                  ...counted('leads', lead, -1),
-                ]),
+            ...(isHeld(lead) ? [{ op: 'unindex', key: KEYS.leadsHeld, member: id } satisfies Write] : unlisted(lead)),
             ...forgetEntries(id, ids),
           ];
           return { writes, result: { entries: ids } };
         },
       });
+    },
+
+    /**
+     * The owner's status and private note on a lead (LeadUpdateRequest), with `updatedAt` set to
+     * `now`; a new status moves the lead from one count of leadStatusCounts() to the other, in
+     * the same step. The commit checks the lead as it was read and plans again when it changed,
+     * so two changes at once (the status from one tab, the note from another) both stay.
+     * Answers the lead as listLeads() shows it, with its deliveries; undefined when there is no
+     * such lead, or when it is held as spam: a held lead is in no list of the desk and in no
+     * count, so it cannot be marked until the owner releases it ("Not spam").
+     */
+    async updateLead(id: string, update: LeadUpdate, now: Date): Promise<Lead | undefined> {
+      const key = KEYS.lead(id);
+      const lead = await transact<Lead | undefined>(backend, {
+        keys: [key],
+        plan(values) {
+          const stored = parsed<Lead>(values, key);
+          if (!stored || isHeld(stored)) return { result: undefined };
+          const next = updated(stored, update, now);
+          const moved = statusOf(stored) !== statusOf(next);
+          return {
+            writes: [
+              { op: 'put', key, value: JSON.stringify(next) },
+              ...(moved ? [...statusCounted(stored, -1), ...statusCounted(next, 1)] : []),
+            ],
+            result: next,
+          };
+        },
+      });
+      if (!lead) return undefined;
+      return { ...lead, delivery: (await deliveriesOf(backend, [id])).get(id) ?? [] };
     },
   };
 }

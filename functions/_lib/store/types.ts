@@ -1,6 +1,8 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
 /** What the store keeps and the verbs it offers: getStore() gives these to the functions. */
-import type { Attribution, Delivery, DeliveryKind, Lead, Subscriber } from '../../../src/shared/records';
+import type { Attribution, Delivery, DeliveryKind, Lead, LeadStatus, Subscriber } from '../../../src/shared/records';
+import type { LeadStatusCounts } from '../../../src/shared/api-responses';
+import type { SourceName } from '../../../src/shared/schemas';
 import type { DailyCounts } from './counting';
 
 export interface SubscribeInput {
@@ -18,6 +20,21 @@ export interface SubscribeInput {
 }
 
 export type LeadInput = Omit<Lead, 'id' | 'createdAt' | 'delivery'>;
+
+/** The owner's change to a lead (LeadUpdateRequest): a status, a note (empty: none), or both. */
+export interface LeadUpdate {
+  status?: LeadStatus;
+  note?: string;
+}
+
+/** What narrows the Leads list; every field given must hold, and an empty filter keeps every lead. */
+export interface LeadFilter {
+  /** Held in the name, e-mail or company, whatever the case. */
+  q?: string;
+  status?: LeadStatus;
+  /** The form the lead came from (its `source`). */
+  form?: SourceName;
+}
 
 /** What a confirmation link carries: the names and form of the subscription it confirms. */
 export interface ConfirmInput {
@@ -258,7 +275,9 @@ export interface DashboardData {
   campaignCounts: CampaignCounts;
   /** Newest first. */
   subscribers: Subscriber[];
+  /** The first page of the leads still `new`, newest first: what waits for an answer. */
   leads: Lead[];
+  leadStatuses: LeadStatusCounts;
   /** Leads held as spam. */
   spamHeld: number;
 }

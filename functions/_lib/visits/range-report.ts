@@ -1,11 +1,11 @@
 // functions/_lib/visits counts views without knowing who made them.
 /**
- * The Visits figures over a range of days: the days' views and visitors added up, and the leads and
- * subscribers of those days counted by their first touch. The two are counted apart and only
- * divided: a visit is never joined to a person.
+ * The Visits figures over a range of days: the days' views and visitors added up, and the leads
+ * (and of them those won) and subscribers of those days counted by their first touch. The two are
+ * counted apart and only divided: a visit is never joined to a person.
  */
 import type { VisitPageRow, VisitsReport } from '../../../src/shared/api-responses';
-import type { Attribution } from '../../../src/shared/records';
+import type { Attribution, Lead } from '../../../src/shared/records';
 import { addDays, dayIn, daysFrom } from './calendar-days';
 import { countedPath, sourceOf } from './counting-rules';
 import { countTable } from '../store/counting';
@@ -34,14 +34,20 @@ export function touchOf(
 
 interface Conversions {
   leads: number;
+  /** Of `leads`, those the owner has marked won (so far: a status set later counts then). */
+  won: number;
   subscribers: number;
 }
 type ConversionTable = Record<string, Conversions>;
+const NO_CONVERSIONS: Conversions = { leads: 0, won: 0, subscribers: 0 };
 
-function addTo(table: ConversionTable, key: string | undefined, kind: keyof Conversions): void {
+/** Whether a lead counts as won: its status now, whenever the owner set it. */
+const isWon = (lead: Pick<Lead, 'status'>) => lead.status === 'won';
+
+function addTo(table: ConversionTable, key: string | undefined, kinds: (keyof Conversions)[]): void {
   if (key === undefined) return;
-  const row = (table[key] ??= { leads: 0, subscribers: 0 });
-  row[kind] += 1;
+  const row = (table[key] ??= { ...NO_CONVERSIONS });
+  for (const kind of kinds) row[kind] += 1;
 }
 
 /** Adds one table of counts into another (both null-prototype: their keys came from people). */
@@ -83,18 +89,18 @@ export async function visitsReport(from: string, to: string, context: ReportCont
     const day = dayIn(new Date(createdAt), timeZone);
     return day >= from && day <= to;
   };
-  const count = (attribution: Attribution | undefined, kind: keyof Conversions) => {
+  const count = (attribution: Attribution | undefined, kinds: (keyof Conversions)[]) => {
     const touch = touchOf(attribution, siteHost, pages);
-    addTo(conversions.pages, touch.page, kind);
-    addTo(conversions.sources, touch.source, kind);
-    addTo(conversions.campaigns, touch.campaign, kind);
+    addTo(conversions.pages, touch.page, kinds);
+    addTo(conversions.sources, touch.source, kinds);
+    addTo(conversions.campaigns, touch.campaign, kinds);
   };
   const leads = records.leads.filter((lead) => inRange(lead.createdAt));
   const subscribers = records.subscribers.filter(
     (subscriber) => inRange(subscriber.createdAt) && subscriber.consent.confirmedAt,
   );
-  for (const lead of leads) count(lead.attribution, 'leads');
-  for (const subscriber of subscribers) count(subscriber.attribution, 'subscribers');
+  for (const lead of leads) count(lead.attribution, isWon(lead) ? ['leads', 'won'] : ['leads']);
+  for (const subscriber of subscribers) count(subscriber.attribution, ['subscribers']);
 
   const sum = {
     pages: countTable<{ views: number; visitors: number }>(),
@@ -117,7 +123,7 @@ export async function visitsReport(from: string, to: string, context: ReportCont
     return { date, visitors: day?.visitors ?? 0, pageviews };
   });
 
-  const conversionOf = (table: ConversionTable, key: string) => table[key] ?? { leads: 0, subscribers: 0 };
+  const conversionOf = (table: ConversionTable, key: string) => table[key] ?? NO_CONVERSIONS;
   const pageRows: VisitPageRow[] = [...new Set([...Object.keys(sum.pages), ...Object.keys(conversions.pages)])].map(
     (path) => ({
       path,
@@ -138,6 +144,7 @@ export async function visitsReport(from: string, to: string, context: ReportCont
     visitors: days.reduce((total, day) => total + day.visitors, 0),
     pageviews: days.reduce((total, day) => total + day.pageviews, 0),
     leads: leads.length,
+    won: leads.filter(isWon).length,
     subscribers: subscribers.length,
   };
   return {

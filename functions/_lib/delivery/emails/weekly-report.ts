@@ -1,8 +1,12 @@
 // functions/_lib/delivery gets what the outbox holds to people: the e-mails, their SMTP transport or local folder, the signed webhooks and links, and the sweep.
-/** The owner's Monday letter: last week's visits, leads and subscribers against the week before, and the newsletter's sendings. */
+/**
+ * The owner's Monday letter: last week's visits, leads (and those already won) and subscribers
+ * against the week before, and the newsletter's sendings.
+ */
 import type { MailingProgress, VisitsReport } from '../../../../src/shared/api-responses';
 import { site } from '../../../../src/site.config';
 import type { NewOutboxEntry } from '../../store/types';
+import { OTHER_VALUE } from '../../store/visits';
 import { renderMail, type Block } from '../mail-layout';
 
 /** A newsletter sending the letter reports on. */
@@ -28,6 +32,14 @@ const against = (now: number, before: number) =>
 
 const rate = (leads: number, visitors: number) =>
   visitors === 0 ? '' : `, ${Math.round((leads / visitors) * 100)} % became leads`;
+
+/** A page's or a source's visitors and leads: `21 visitors, 2 leads (1 won), 10 % became leads`. */
+const outcome = ({ visitors, leads, won }: { visitors: number; leads: number; won: number }) =>
+  `${counted(visitors, 'visitor')}, ${counted(leads, 'lead')}${won ? ` (${number(won)} won)` : ''}${rate(leads, visitors)}`;
+
+/** The rows the figures gather past their caps, in words. */
+const pageLabel = (path: string) => (path === 'other' ? 'Other addresses' : path);
+const sourceLabel = (source: string) => (source === OTHER_VALUE ? 'Other sources' : source);
 
 /** `15 Nov` */
 const shortDate = (day: string) =>
@@ -57,31 +69,25 @@ export function weeklyReport(
         ['Visitors', against(totals.visitors, before.totals.visitors)],
         ['Views', against(totals.pageviews, before.totals.pageviews)],
         ['Leads', against(totals.leads, before.totals.leads)],
+        ['Leads won so far', against(totals.won, before.totals.won)],
         ['New subscribers', against(totals.subscribers, before.totals.subscribers)],
       ],
     },
-    { kind: 'paragraph', text: 'The pages read most, with the leads that first landed on them:' },
+    {
+      kind: 'paragraph',
+      text: 'The pages read most, with the leads that first landed on them and how many you have won:',
+    },
     {
       kind: 'fields',
       rows: week.pages.length
-        ? week.pages
-            .slice(0, 5)
-            .map((page): [string, string] => [
-              page.path,
-              `${counted(page.visitors, 'visitor')}, ${counted(page.leads, 'lead')}${rate(page.leads, page.visitors)}`,
-            ])
+        ? week.pages.slice(0, 5).map((page): [string, string] => [pageLabel(page.path), outcome(page)])
         : [['No views', 'none were counted last week']],
     },
-    { kind: 'paragraph', text: 'Where visitors came from:' },
+    { kind: 'paragraph', text: 'Where visitors came from, with the leads they brought:' },
     {
       kind: 'fields',
       rows: week.sources.length
-        ? week.sources
-            .slice(0, 5)
-            .map((source): [string, string] => [
-              source.source,
-              `${counted(source.visitors, 'visitor')}, ${counted(source.leads, 'lead')}${rate(source.leads, source.visitors)}`,
-            ])
+        ? week.sources.slice(0, 5).map((source): [string, string] => [sourceLabel(source.source), outcome(source)])
         : [['No visits', 'none were counted last week']],
     },
     sendings.length
@@ -98,7 +104,7 @@ export function weeklyReport(
   const mail = renderMail(origin, heading, blocks, [
     {
       kind: 'small',
-      text: `Visitors over a week add each day's visitors: someone who came on two days counts twice. Counted without cookies by ${site.name}'s website; WEEKLY_REPORT=off stops this letter.`,
+      text: `Visitors over a week add each day's visitors: someone who came on two days counts twice. Leads won are the week's leads you had marked Won on the admin page when this letter was written. Counted without cookies by ${site.name}'s website; WEEKLY_REPORT=off stops this letter.`,
     },
   ]);
   return {
