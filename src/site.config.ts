@@ -32,6 +32,24 @@ export function localPort(value: string | undefined): number | undefined {
   return /^[0-9]+$/.test(trimmed) && port >= 1 && port <= 65535 ? port : undefined;
 }
 
+/** The locale the admin page writes dates and numbers in when PUBLIC_SITE_LOCALE names none. */
+export const DEFAULT_LOCALE = 'en-GB';
+
+/**
+ * A locale as PUBLIC_SITE_LOCALE may name one, a BCP 47 tag (`en-GB`, `en-US`, `fr-FR`), in its
+ * canonical spelling; undefined when it is empty, malformed (`en_GB`) or one this runtime's Intl
+ * knows nothing of, which would otherwise fall back silently to whatever locale the browser has.
+ */
+function locale(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  try {
+    return Intl.DateTimeFormat.supportedLocalesOf(trimmed)[0];
+  } catch {
+    return undefined;
+  }
+}
+
 function text(value: string | undefined, fallback: string): string {
   return value?.trim() || fallback;
 }
@@ -80,6 +98,11 @@ export function readSiteConfig(env: Env) {
      * there; the production origin otherwise. Canonical URLs never use it.
      */
     assetsUrl: (previewUrl ?? url).replace(/\/$/, ''),
+    /**
+     * The language and region the admin page writes dates and numbers in: `en-GB` writes "2 Nov
+     * 2026", "2 Nov, 15:05" and "1,234"; `en-US` "Nov 2, 2026" and "Nov 2, 3:05 PM".
+     */
+    locale: locale(env.PUBLIC_SITE_LOCALE) ?? DEFAULT_LOCALE,
     /** Where people can write to the firm. */
     email: text(env.PUBLIC_CONTACT_EMAIL, 'hello@loopwork.example'),
     /** Postal address, shown on the contact page, in the e-mails' footer and in structured data. */

@@ -8,7 +8,7 @@ import { overflow } from '../support/overflow';
  * The owner goes straight to the section they want: the menu lists the sections, each link is an
  * address that a reload, a new tab and the back button return to, on a laptop and on a phone.
  */
-const SECTIONS = ['Visits', 'Leads', 'Figures', 'Campaigns', 'Spam', 'Subscribers', 'Newsletter', 'Outbox', 'Delivery'];
+const SECTIONS = ['Leads', 'Visits', 'Figures', 'Spam', 'Subscribers', 'Newsletter', 'Outbox', 'Delivery'];
 
 const menu = (page: Page) => page.getByRole('navigation', { name: 'Sections' });
 
@@ -18,7 +18,7 @@ async function dashboardShown(page: Page) {
   await expect(page.getByRole('heading', { name: /^Spam \(/ })).toBeVisible();
 }
 
-/** The section's top is at the top of the screen, below `under` (the site's header, or the phone's menu bar too). */
+/** The section's top is at the top of the screen, below `under` (the admin page's bar). */
 async function expectAtTop(page: Page, id: string, under: Locator) {
   await expect(async () => {
     const bottom = await under.evaluate((element) => element.getBoundingClientRect().bottom);
@@ -31,7 +31,7 @@ async function expectAtTop(page: Page, id: string, under: Locator) {
 test.describe('on a laptop', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test('the menu lists the sections, Visits and Leads first; its links are addresses reload and back return to', async ({
+  test('the menu in the bar lists the sections, Leads first; its links are addresses reload and back return to', async ({
     page,
     context,
   }) => {
@@ -40,8 +40,9 @@ test.describe('on a laptop', () => {
     const header = page.getByRole('banner');
     const links = menu(page).getByRole('link');
     await expect(links).toHaveText(SECTIONS);
-    await expect(menu(page).getByRole('link', { name: 'Visits' })).toHaveAttribute('aria-current', 'true');
+    await expect(menu(page).getByRole('link', { name: 'Leads' })).toHaveAttribute('aria-current', 'true');
     await expect(menu(page).getByRole('button')).toBeHidden();
+    await expect(header.getByRole('link', { name: 'View site' })).toHaveAttribute('href', '/');
 
     // The Visits section is there, with its ranges; 30 days shown first.
     const visits = page.getByRole('region', { name: 'Visits', exact: true });
@@ -53,11 +54,15 @@ test.describe('on a laptop', () => {
     await expect(ranges.nth(0)).toHaveAttribute('aria-pressed', 'true');
     await expect(ranges.nth(1)).toHaveAttribute('aria-pressed', 'false');
 
+    await menu(page).getByRole('link', { name: 'Visits' }).click();
+    await expect(page).toHaveURL(/#visits$/);
+    await expectAtTop(page, 'visits', header);
+    await expect(menu(page).getByRole('link', { name: 'Visits' })).toHaveAttribute('aria-current', 'true');
     await menu(page).getByRole('link', { name: 'Leads' }).click();
     await expect(page).toHaveURL(/\/admin\/insights#leads$/);
     await expectAtTop(page, 'leads', header);
     await expect(menu(page).getByRole('link', { name: 'Leads' })).toHaveAttribute('aria-current', 'true');
-    // The menu stays beside the sections.
+    // The menu stays in view in the bar.
     await expect(menu(page).getByRole('link', { name: 'Delivery' })).toBeInViewport();
     // No external dashboard is configured for these tests: no section, link or address for one.
     await expect(page.getByRole('region', { name: 'External dashboard' })).toHaveCount(0);
@@ -92,7 +97,9 @@ test.describe('on a laptop', () => {
 test.describe('on a 1366 px laptop', () => {
   test.use({ viewport: { width: 1366, height: 900 } });
 
-  test('a lead with a long unbroken name wraps in its column, and every row keeps Delete in view', async ({ page }) => {
+  test('a lead with a long unbroken name wraps in its card, and the card keeps its status, note and Delete in view', async ({
+    page,
+  }) => {
     const email = uniqueEmail('wide-name');
     // 70 letters with no break opportunity: a line can only fall inside the word.
     const name = `Hubert ${'Wolfeschlegelsteinhausenbergerdorff'.repeat(2)}`;
@@ -101,17 +108,22 @@ test.describe('on a 1366 px laptop', () => {
     );
     await logIn(page);
     await dashboardShown(page);
-    await menu(page).getByRole('link', { name: 'Leads' }).click();
-    const table = page.locator('#leads').getByRole('region', { name: 'Leads', exact: true });
-    await expect(table.getByRole('row').filter({ hasText: email })).toBeVisible();
-    // The name wraps in its column instead of widening the table by the whole string.
-    const nameWidth = await table
-      .getByRole('cell', { name, exact: true })
-      .evaluate((cell) => cell.getBoundingClientRect().width);
-    expect(nameWidth, "the name's column").toBeLessThanOrEqual(256);
-    // Whatever else the table holds, the row's Delete stays at the box's right edge, and the page
-    // itself never scrolls sideways.
-    await expect(table.getByRole('button', { name: `Delete ${name}` })).toBeInViewport({ ratio: 1 });
+    const leads = page.locator('section[aria-labelledby="leads-title"]');
+    await leads.getByRole('searchbox', { name: 'Search leads' }).fill(email);
+    const card = leads.getByRole('article', { name: new RegExp(name) });
+    await expect(card).toBeVisible();
+    // The name wraps in the card's first column instead of widening it by the whole string.
+    const { heading, box } = await card.evaluate((article) => ({
+      heading: article.querySelector('h4')?.getBoundingClientRect().width ?? 0,
+      box: article.getBoundingClientRect().width,
+    }));
+    expect(heading, "the name's width").toBeLessThan(box);
+    for (const control of [
+      card.getByRole('group', { name: `Status of ${name}` }),
+      card.getByLabel('Private note'),
+      card.getByRole('button', { name: `Delete ${name} <${email}>` }),
+    ])
+      await expect(control).toBeInViewport();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
   });
 });
@@ -131,7 +143,8 @@ test.describe('on a 375 px phone', () => {
 
     await toggle.click();
     await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    await expect(bar.getByRole('link')).toHaveText(SECTIONS);
+    // The link to the site, which the phone's bar has no room for, is in the list.
+    await expect(bar.getByRole('link')).toHaveText([...SECTIONS, 'View site']);
     const { causes, scrollWidth } = await overflow(page, width);
     expect(causes, 'what sticks out with the menu open').toEqual([]);
     expect(scrollWidth).toBeLessThanOrEqual(width);
@@ -147,14 +160,14 @@ test.describe('on a 375 px phone', () => {
     await expect(page).toHaveURL(/#leads$/);
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await expect(toggle).toHaveAccessibleName('Sections · Leads');
-    // The bar stays under the site's header, and the section's heading below it.
+    // The bar stays at the top, and the section's heading below it.
     await expect(toggle).toBeInViewport({ ratio: 1 });
     await expectAtTop(page, 'leads', bar);
 
     await toggle.click();
-    await bar.getByRole('link', { name: 'Outbox' }).click();
-    await expect(page).toHaveURL(/#outbox$/);
-    await expectAtTop(page, 'outbox', bar);
+    await bar.getByRole('link', { name: 'Subscribers' }).click();
+    await expect(page).toHaveURL(/#subscribers$/);
+    await expectAtTop(page, 'subscribers', bar);
     await page.goBack();
     await expect(page).toHaveURL(/#leads$/);
     await expectAtTop(page, 'leads', bar);

@@ -111,7 +111,7 @@ test.describe(`on a ${WIDTH} px phone`, () => {
     await expect(cards.nth(1)).toContainText('7 links in the message (at most 3 allowed)');
     // Only the ordinary lead is among the leads, with a word that its content was not checked.
     const leads = page.getByRole('region', { name: /^Leads/ });
-    await expect(leads.getByRole('heading', { name: 'Leads (1)' })).toBeVisible();
+    await expect(leads.getByRole('heading', { name: 'Leads (1 new of 1)' })).toBeVisible();
     await expect(leads).toContainText('Akismet: not checked (timed out after 1.5 s)');
     await expect(leads).not.toContainText(HELD.name);
     await expectNoSidewaysScroll(page, 'with the held leads shown');
@@ -121,11 +121,12 @@ test.describe(`on a ${WIDTH} px phone`, () => {
     await expect(page.getByRole('region', { name: 'Notification' })).toContainText('Moved to the leads');
     await expect(spam.getByRole('heading', { name: 'Spam (1 held)' })).toBeVisible();
     await expect(cards).toHaveCount(1);
-    await expect(leads.getByRole('heading', { name: 'Leads (2)' })).toBeVisible();
+    await expect(leads.getByRole('heading', { name: 'Leads (2 new of 2)' })).toBeVisible();
     const released = leads.getByRole('list', { name: 'Leads' }).locator(':scope > li').filter({ hasText: HELD.name });
     await expect(released).toContainText('Released from spam');
     // The team's e-mail is written to the local outbox folder right after the answer (the list
     // may have been read a moment before that).
+    await released.getByText(/^E-mails and webhook/).click();
     await expect(released.getByText(/^Team notifi/)).toBeVisible();
     await expect.poll(() => withStore((store) => store.countOutbox())).toEqual({ total: 1, pending: 0, dead: 0 });
 
@@ -144,7 +145,7 @@ test.describe(`on a ${WIDTH} px phone`, () => {
 test.describe('on a laptop', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test('the held leads are a table with the reasons; releasing the last one leaves the empty state', async ({
+  test('the held leads are a table with the reasons and plain form names; releasing the last one leaves the empty state', async ({
     page,
   }) => {
     await logIn(page, server?.origin);
@@ -156,19 +157,20 @@ test.describe('on a laptop', () => {
       'E-mail',
       'Company',
       'Message',
-      'Source',
+      'Form',
       'Why',
       'Actions',
     ]);
     const row = table.getByRole('row', { name: new RegExp(OTHER.name) });
     await expect(row.getByRole('cell', { name: /^Akismet: spam/ })).toContainText('7 links in the message');
+    await expect(row.getByRole('cell', { name: /^Contact form/ })).toBeVisible();
     await expectNoViolations(page);
 
     await row.getByRole('button', { name: `Not spam: ${OTHER.name}` }).click();
     await expect(spam.getByRole('heading', { name: 'Spam (0 held)' })).toBeVisible();
     await expect(spam.getByText('No spam held.')).toBeVisible();
     await expect(
-      page.getByRole('region', { name: /^Leads \(/ }).getByRole('row', { name: new RegExp(OTHER.name) }),
+      page.getByRole('region', { name: /^Leads \(/ }).getByRole('article', { name: new RegExp(OTHER.name) }),
     ).toContainText('Released from spam');
   });
 
@@ -177,8 +179,8 @@ test.describe('on a laptop', () => {
   }) => {
     await logIn(page, server?.origin);
     const leads = page.getByRole('region', { name: /^Leads \(/ });
-    await expect(leads.getByRole('heading', { name: 'Leads (3)' })).toBeVisible();
-    const row = leads.getByRole('row', { name: new RegExp(OTHER.name) });
+    await expect(leads.getByRole('heading', { name: 'Leads (3 new of 3)' })).toBeVisible();
+    const row = leads.getByRole('article', { name: new RegExp(OTHER.name) });
     // Its team notification went out on release; it is in the outbox until the lead goes.
     await expect.poll(() => withStore((store) => store.countOutbox())).toMatchObject({ total: 2, pending: 0 });
     const button = row.getByRole('button', { name: `Delete ${OTHER.name} <${OTHER.email}>` });
@@ -199,7 +201,7 @@ test.describe('on a laptop', () => {
     page.once('dialog', (dialog) => void dialog.accept());
     await button.click();
     await expect(page.getByRole('region', { name: 'Notification' })).toContainText('Lead deleted');
-    await expect(leads.getByRole('heading', { name: 'Leads (2)' })).toBeVisible();
+    await expect(leads.getByRole('heading', { name: 'Leads (2 new of 2)' })).toBeVisible();
     await expect(row).toHaveCount(0);
     expect(await withStore((store) => store.countLeads())).toBe(2);
     expect(await withStore((store) => store.countOutbox())).toMatchObject({ total: 1 });

@@ -74,6 +74,7 @@ test('visitors, campaigns and sources are counted without cookies, and a lead co
       campaign,
       visitors: 2,
       leads: 0,
+      won: 0,
       subscribers: 0,
     });
     const linkedin = (report: VisitsReport) =>

@@ -12,10 +12,9 @@ describe('the admin page’s sections', () => {
     const { sections, ids } = shownSections(undefined);
     expect(ids).not.toContain('external-dashboard');
     expect(sections.map((section) => section.label)).toEqual([
-      'Visits',
       'Leads',
+      'Visits',
       'Figures',
-      'Campaigns',
       'Spam',
       'Subscribers',
       'Newsletter',

@@ -109,4 +109,17 @@ describe('readSiteConfig', () => {
       expect(site.contactFormUrl).toBeUndefined();
     },
   );
+
+  test('writes the admin page in en-GB unless PUBLIC_SITE_LOCALE names another locale, in its canonical spelling', () => {
+    expect(readSiteConfig({}).locale).toBe('en-GB');
+    expect(readSiteConfig({ PUBLIC_SITE_LOCALE: 'en-US' }).locale).toBe('en-US');
+    expect(readSiteConfig({ PUBLIC_SITE_LOCALE: ' fr-fr ' }).locale).toBe('fr-FR');
+  });
+
+  test.each(['', '   ', 'en_GB', 'english', '12'])(
+    'a PUBLIC_SITE_LOCALE of "%s", which Intl cannot use, leaves the admin page in en-GB',
+    (value) => {
+      expect(readSiteConfig({ PUBLIC_SITE_LOCALE: value }).locale).toBe('en-GB');
+    },
+  );
 });

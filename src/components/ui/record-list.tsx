@@ -21,6 +21,11 @@ export interface Column<T> {
    * stays at least 8rem wide, which ordinary words fit.
    */
   wrapAnywhere?: boolean;
+  /**
+   * Left out of a table on a phone, where only the columns that matter most fit beside each other
+   * (a table of figures that stays a table rather than becoming cards).
+   */
+  wideOnly?: boolean;
 }
 
 export interface RecordListProps<T> {
@@ -108,7 +113,11 @@ export function RecordTable<T>({ label, rows, rowKey, columns, action }: Omit<Re
               <th
                 key={column.header}
                 scope="col"
-                className={cn('px-3 py-3 font-semibold whitespace-nowrap first:pl-4', column.numeric && 'text-right')}
+                className={cn(
+                  'px-3 py-3 font-semibold whitespace-nowrap first:pl-4',
+                  column.numeric && 'text-right',
+                  column.wideOnly && 'max-md:hidden',
+                )}
               >
                 {column.header}
               </th>
@@ -134,6 +143,7 @@ export function RecordTable<T>({ label, rows, rowKey, columns, action }: Omit<Re
                       column.wrapAnywhere ? 'min-w-32 wrap-anywhere' : 'break-words',
                       column.rowHeader && 'font-medium',
                       column.numeric && 'text-right whitespace-nowrap tabular-nums',
+                      column.wideOnly && 'max-md:hidden',
                       column.className,
                     )}
                   >

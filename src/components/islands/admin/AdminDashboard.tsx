@@ -1,11 +1,13 @@
 import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { apiRequest, errorText } from '../../../lib/api-client';
 import { onSessionEnd, queryClient } from '../../../lib/query-client';
 import type { Overview } from '../../../shared/api-responses';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/field';
-import { Campaigns } from './Campaigns';
+import { ADMIN_BAR_TOOLS } from './admin-bar';
+import { OVERVIEW_KEY } from './record-text';
 import { Delivery, DeliveryWarning } from './Delivery';
 import { ExternalDashboard } from './ExternalDashboard';
 import { loadChart } from './Chart';
@@ -22,10 +24,9 @@ import { Visits } from './Visits';
 
 /** The sections in the order of the page and its menu, those the owner opens daily first; each id is its address (`#leads`). */
 const SECTIONS = [
-  { id: 'visits', label: 'Visits' },
   { id: 'leads', label: 'Leads' },
+  { id: 'visits', label: 'Visits' },
   { id: 'figures', label: 'Figures' },
-  { id: 'campaigns', label: 'Campaigns' },
   { id: 'spam', label: 'Spam' },
   { id: 'subscribers', label: 'Subscribers' },
   { id: 'newsletter', label: 'Newsletter' },
@@ -75,7 +76,7 @@ export default function AdminDashboard(props: DashboardProps) {
 
 function Dashboard({ externalDashboardUrl, onLogout, onSessionEnd: onEnd }: DashboardProps) {
   const client = useQueryClient();
-  const overview = useQuery<Overview>({ queryKey: ['/api/admin/overview'] });
+  const overview = useQuery<Overview>({ queryKey: [OVERVIEW_KEY] });
   const { sections, ids } = shownSections(externalDashboardUrl);
   const current = useSections(ids);
   // The chart's code downloads while the figures are on their way.
@@ -106,9 +107,8 @@ function Dashboard({ externalDashboardUrl, onLogout, onSessionEnd: onEnd }: Dash
   const data = overview.data;
   const content: Record<SectionId, ReactNode> = {
     visits: data && <Visits today={data.today} />,
-    leads: <Leads initial={data?.leads} />,
+    leads: <Leads initial={data && { ...data.leads, statuses: data.leadStatuses }} waiting={overview.isPending} />,
     figures: data && <Figures data={data} />,
-    campaigns: data && <Campaigns summary={data.campaigns} />,
     spam: <Spam held={data?.spam.held} />,
     subscribers: <Subscribers initial={data?.subscribers} />,
     newsletter: <Newsletter />,
@@ -116,36 +116,46 @@ function Dashboard({ externalDashboardUrl, onLogout, onSessionEnd: onEnd }: Dash
     delivery: data && <Delivery setup={data.delivery} outbox={data.outbox} />,
     'external-dashboard': externalDashboardUrl && <ExternalDashboard url={externalDashboardUrl} />,
   };
+  const tools = useBarTools();
+  const barTools = (
+    <>
+      <SectionMenu sections={sections} current={current} />
+      <Button variant="secondary" size="sm" className="order-3 shrink-0" onClick={() => void logout()}>
+        Logout
+      </Button>
+    </>
+  );
   return (
     <div className="grid min-w-0 gap-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h2 className="text-2xl font-extrabold tracking-tight">Dashboard</h2>
-        <div className="flex flex-wrap gap-3">
-          <Button variant="secondary" onClick={() => void logout(true)}>
-            Log out everywhere
-          </Button>
-          <Button variant="secondary" onClick={() => void logout()}>
-            Logout
-          </Button>
-        </div>
-      </div>
+      {tools ? createPortal(barTools, tools) : <div className="flex flex-wrap items-center gap-3">{barTools}</div>}
       {data && <DeliveryWarning setup={data.delivery} />}
       {overview.isPending && <p className="text-ink-600">Loading the figures…</p>}
       {overview.error && (
         <FormAlert tone="error">The figures could not be loaded: {errorText(overview.error)}</FormAlert>
       )}
-      {/* A flex column on a phone, so that the menu's bar stays in view over every section (in a grid it would keep to its row). */}
-      <div className="flex min-w-0 flex-col gap-6 lg:grid lg:grid-cols-[10rem_minmax(0,1fr)] lg:gap-10">
-        <SectionMenu sections={sections} current={current} />
-        <div className="grid min-w-0 gap-10">
-          {sections.map(({ id }) => (
-            // Clear of the phone's menu bar when scrolled to; on a wide screen the menu is beside it.
-            <div key={id} id={id} className="grid min-w-0 scroll-mt-16 gap-10 lg:scroll-mt-0">
-              {content[id]}
-            </div>
-          ))}
-        </div>
+      <div className="grid min-w-0 gap-12">
+        {sections.map(({ id }) => (
+          // The page's scroll-padding-top (global.css) keeps a section scrolled to clear of the bar.
+          <div key={id} id={id} className="grid min-w-0 gap-10">
+            {content[id]}
+          </div>
+        ))}
       </div>
+      <p className="flex flex-wrap items-center gap-3 border-t border-ink-200 pt-6 text-sm text-ink-700">
+        Logged in on a browser you no longer use?
+        <Button variant="secondary" size="sm" onClick={() => void logout(true)}>
+          Log out everywhere
+        </Button>
+      </p>
     </div>
   );
+}
+
+/**
+ * The bar's place for the menu and Logout; none outside the admin page. The dashboard is only
+ * ever rendered in the browser, after a login, when the bar is already on the page.
+ */
+function useBarTools(): HTMLElement | null {
+  const [tools] = useState(() => document.getElementById(ADMIN_BAR_TOOLS));
+  return tools;
 }

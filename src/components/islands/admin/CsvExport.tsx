@@ -5,7 +5,7 @@ import { isSessionEnded } from '../../../lib/query-client';
 import { toast } from '../../../stores/toasts';
 
 interface CsvExportProps {
-  /** The list's endpoint; the file is its `?format=csv`. */
+  /** The list's endpoint, with the filters shown; the file is the same with `format=csv`. */
   endpoint: string;
   /** What the list holds, lower case: "leads". */
   what: string;
@@ -24,7 +24,7 @@ function fileName(response: Response, what: string): string {
  * download list. The link stays a real link, so it can still be opened in a new tab.
  */
 export function CsvExport({ endpoint, what }: CsvExportProps) {
-  const href = `${endpoint}?format=csv`;
+  const href = `${endpoint}${endpoint.includes('?') ? '&' : '?'}format=csv`;
   const download = useMutation({
     mutationFn: async () => {
       const response = await apiRequest('GET', href);

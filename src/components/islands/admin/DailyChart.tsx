@@ -2,14 +2,7 @@ import { useEffect, useRef } from 'react';
 import UPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { CHART_HEIGHT } from './Chart';
-
-/** One line of a chart: its name in the legend, its colours, and a value for each day. */
-export interface DailySeries {
-  label: string;
-  stroke: string;
-  fill?: string;
-  values: number[];
-}
+import { chartSetup, type DailySeries } from './chart-data';
 
 export interface DailyChartProps {
   /** The days, oldest first (`YYYY-MM-DD`), one for each value of every series. */
@@ -19,25 +12,19 @@ export interface DailyChartProps {
   label: string;
 }
 
-/** Figures per day, drawn with uPlot; this module is loaded lazily (Chart.tsx), on the admin page only. */
+/**
+ * Figures per day, drawn with uPlot; this module is loaded lazily (Chart.tsx), on the admin page
+ * only. What it draws and writes is chart-data.ts's: days as points in order, labelled with their
+ * date alone; counts from zero; a legend that reads the last day until a point is hovered.
+ */
 export function DailyChart({ days, series, label }: DailyChartProps) {
   const container = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const x = days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
-    const chart = new UPlot(
-      {
-        width: element.clientWidth,
-        height: CHART_HEIGHT,
-        scales: { x: { time: true } },
-        axes: [{ stroke: '#445674' }, { stroke: '#445674', grid: { stroke: '#e9eef5' } }],
-        series: [{}, ...series.map(({ label: name, stroke, fill }) => ({ label: name, stroke, fill, width: 2 }))],
-      },
-      [x, ...series.map((line) => line.values)],
-      element,
-    );
+    const { options, data } = chartSetup(days, series, { width: element.clientWidth, height: CHART_HEIGHT });
+    const chart = new UPlot(options, data, element);
     const observer = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height: CHART_HEIGHT }));
     observer.observe(element);
     return () => {

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { sourceName } from '../../../shared/schemas';
 import type { Overview } from '../../../shared/api-responses';
 import { Chart } from './Chart';
 import { count } from './record-text';
@@ -16,7 +17,7 @@ function SourceList({ label, counts }: { label: string; counts: Record<string, n
           {rows.map(([source, value]) => (
             <li key={source} className="grid gap-1">
               <span className="flex justify-between gap-3 text-sm">
-                <span className="min-w-0 font-medium wrap-anywhere">{source}</span>
+                <span className="min-w-0 font-medium wrap-anywhere">{sourceName(source)}</span>
                 <span className="text-ink-600">{count(value)}</span>
               </span>
               <span className="h-2 rounded-full bg-ink-100">
@@ -37,7 +38,7 @@ export function Figures({ data }: { data: Overview }) {
   const series = useMemo(
     () => [
       {
-        label: 'Sign-ups',
+        label: 'New subscribers',
         stroke: '#0f766e',
         fill: 'rgba(20,184,166,0.12)',
         values: data.daily.map((row) => row.subscribers),
@@ -80,15 +81,15 @@ export function Figures({ data }: { data: Overview }) {
         <Chart
           days={days}
           series={series}
-          label={`Newsletter sign-ups and leads per day over the last ${days.length} days`}
+          label={`New subscribers and leads per day over the last ${days.length} days`}
         />
       </section>
       <section aria-labelledby="sources-title" className="grid gap-4">
         <h3 id="sources-title" className="text-xl font-bold">
-          By source, last 90 days
+          By form, last 90 days
         </h3>
         <div className="grid gap-6 sm:grid-cols-2">
-          <SourceList label="Newsletter sign-ups" counts={data.sources.subscribers} />
+          <SourceList label="New subscribers" counts={data.sources.subscribers} />
           <SourceList label="Leads" counts={data.sources.leads} />
         </div>
       </section>

@@ -1,93 +1,181 @@
-import type { ListPage } from '../../../shared/api-responses';
-import type { Delivery, Lead } from '../../../shared/records';
-import type { Column } from '../../ui/record-list';
-import { deleteLead } from './DeleteRecord';
-import { DELIVERY_DOT, DeliveryProgress, KINDS, RetryDelivery } from './deliveries';
-import { CardTitle, origin, verdictText, when } from './record-text';
-import { Records } from './Records';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { errorText } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import type { LeadsPage } from '../../../shared/api-responses';
+import { LEAD_STATUS_NAMES, LEAD_STATUSES, type LeadStatus } from '../../../shared/records';
+import { sourceName, type SourceName } from '../../../shared/schemas';
+import { FormAlert, Input } from '../../ui/field';
+import { CsvExport } from './CsvExport';
+import { LeadCard } from './LeadCard';
+import { Pages } from './PagedList';
+import { count } from './record-text';
+import { LEADS_ENDPOINT } from './use-lead-update';
 
-/** A lead's e-mails and webhook, each with its state, and Retry on those that failed for good. */
-function LeadDelivery({ deliveries }: { deliveries?: Delivery[] }) {
-  if (!deliveries || deliveries.length === 0) return <span className="text-ink-600">Nothing sent</span>;
-  return (
-    <ul className="grid min-w-52 gap-2">
-      {deliveries.map((delivery) => {
-        const kind = KINDS[delivery.kind];
-        const title = {
-          delivered: kind.done,
-          pending: `${kind.name} pending`,
-          dead: `${kind.name} failed`,
-          cancelled: `${kind.name} not sent`,
-        }[delivery.status];
-        return (
-          <li key={delivery.id} className="flex items-start gap-2">
-            <span
-              aria-hidden="true"
-              className={`mt-1.5 size-2 shrink-0 rounded-full ${DELIVERY_DOT[delivery.status]}`}
-            />
-            <span className="grid min-w-0 justify-items-start gap-1">
-              <DeliveryProgress delivery={delivery} title={title} />
-              {delivery.status === 'dead' && <RetryDelivery delivery={delivery} />}
-            </span>
-          </li>
-        );
-      })}
-    </ul>
-  );
+/** The forms that make leads, for the filter. */
+const LEAD_FORMS: SourceName[] = ['contact_form', 'zoho_guide'];
+
+interface Filters {
+  /** `all`, or one status; the list opens on New: what still needs an answer. */
+  status: LeadStatus | 'all';
+  q: string;
+  form: SourceName | '';
+}
+
+const OPENING: Filters = { status: 'new', q: '', form: '' };
+/** How long typing pauses before the list follows the search. */
+const SEARCH_PAUSE_MS = 300;
+
+/** The filters as the endpoint's query (without the page). */
+function queryOf({ status, q, form }: Filters): string {
+  const params = new URLSearchParams();
+  if (status !== 'all') params.set('status', status);
+  if (q.trim()) params.set('q', q.trim());
+  if (form) params.set('form', form);
+  return params.toString();
 }
 
 /**
- * What the owner should know about an ordinary lead's checks: its content could not be checked
- * (kept as if it had passed), or it was judged spam and released by hand.
+ * The leads as a working list: New first, with the number of each status in sight; search by
+ * name, e-mail or company; a filter by form; each lead a card to set its status, keep a note and
+ * reply. Page 1 of New comes with the overview.
  */
-function LeadChecks({ lead }: { lead: Lead }) {
-  const unchecked = lead.contentCheck?.verdict === 'unchecked';
-  const releasedAt = lead.spam?.releasedAt;
-  if (!unchecked && !releasedAt) return null;
+export function Leads({ initial, waiting }: { initial?: LeadsPage; waiting: boolean }) {
+  const [filters, setFilters] = useState<Filters>(OPENING);
+  const [typed, setTyped] = useState('');
+  const [page, setPage] = useState(1);
+  const searchId = useId();
+
+  // The search follows the typing once it pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setFilters((current) => (current.q === typed ? current : { ...current, q: typed }));
+      setPage(1);
+    }, SEARCH_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  const filtered = queryOf(filters);
+  const opening = filtered === queryOf(OPENING) && page === 1;
+  const query = useQuery<LeadsPage>({
+    queryKey: [`${LEADS_ENDPOINT}?${filtered ? `${filtered}&` : ''}page=${page}`],
+    initialData: opening ? initial : undefined,
+    // The opening page is on its way with the overview.
+    enabled: !(opening && waiting),
+    placeholderData: (previous) => previous,
+  });
+  const list = query.data;
+  const statuses = list?.statuses ?? initial?.statuses;
+  const all = statuses ? LEAD_STATUSES.reduce((sum, status) => sum + statuses[status], 0) : undefined;
+  const choose = (change: Partial<Filters>) => {
+    setFilters((current) => ({ ...current, ...change }));
+    setPage(1);
+  };
+
   return (
-    <span className="grid gap-0.5 text-xs text-ink-600">
-      {unchecked && lead.contentCheck && <span className="wrap-anywhere">{verdictText(lead.contentCheck)}</span>}
-      {releasedAt && <span>Released from spam {when(releasedAt)}</span>}
-    </span>
+    <section aria-labelledby="leads-title" className="grid min-w-0 gap-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h3 id="leads-title" className="text-xl font-bold">
+          Leads{' '}
+          {statuses && (
+            <span className="font-normal text-ink-600">
+              ({count(statuses.new)} new of {count(all ?? 0)})
+            </span>
+          )}
+        </h3>
+        <CsvExport endpoint={`${LEADS_ENDPOINT}${filtered ? `?${filtered}` : ''}`} what="leads" />
+      </div>
+
+      <div className="grid gap-3">
+        <div role="group" aria-label="Show leads" className="flex flex-wrap gap-1.5">
+          {[...LEAD_STATUSES, 'all' as const].map((status) => (
+            <button
+              key={status}
+              type="button"
+              aria-pressed={filters.status === status}
+              onClick={() => choose({ status })}
+              className={cn(
+                'flex min-h-9 items-center gap-1.5 rounded-full px-3 text-sm font-medium ring-1 ring-inset',
+                filters.status === status
+                  ? 'bg-ink-900 text-white ring-ink-900'
+                  : 'bg-white text-ink-700 ring-ink-200 hover:bg-ink-100',
+              )}
+            >
+              {status === 'all' ? 'All' : LEAD_STATUS_NAMES[status]}
+              {statuses && (
+                <span className="tabular-nums opacity-80">
+                  {count(status === 'all' ? (all ?? 0) : statuses[status])}
+                </span>
+              )}
+            </button>
+          ))}
+        </div>
+        <form
+          role="search"
+          aria-label="Leads"
+          className="flex flex-wrap items-end gap-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            choose({ q: typed });
+          }}
+        >
+          <div className="grid min-w-0 flex-1 basis-56 gap-1.5">
+            <label htmlFor={searchId} className="text-sm font-semibold text-ink-800">
+              Search leads
+            </label>
+            <Input
+              id={searchId}
+              type="search"
+              value={typed}
+              maxLength={100}
+              placeholder="Name, e-mail or company"
+              onChange={(event) => setTyped(event.target.value)}
+            />
+          </div>
+          <label className="grid gap-1.5 text-sm font-semibold text-ink-800">
+            Form
+            <select
+              value={filters.form}
+              onChange={(event) => choose({ form: event.target.value as SourceName | '' })}
+              className="h-11 rounded-xl bg-white px-3 text-base font-normal ring-1 ring-ink-200 ring-inset"
+            >
+              <option value="">All forms</option>
+              {LEAD_FORMS.map((form) => (
+                <option key={form} value={form}>
+                  {sourceName(form)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </form>
+      </div>
+
+      {query.error && <FormAlert tone="error">{errorText(query.error)}</FormAlert>}
+      {!list ? (
+        !query.error && <p className="text-ink-600">Loading…</p>
+      ) : list.items.length === 0 ? (
+        <p className="rounded-(--radius-card) bg-ink-50 p-6 text-ink-700 ring-1 ring-ink-100">
+          {emptyText(filters, all ?? 0)}
+        </p>
+      ) : (
+        <ul aria-label="Leads" className="grid gap-3" aria-busy={query.isFetching || undefined}>
+          {list.items.map((lead) => (
+            <li key={lead.id}>
+              <LeadCard lead={lead} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {list && <Pages title="Leads" list={list} page={page} onPage={setPage} />}
+    </section>
   );
 }
 
-const LEAD_COLUMNS: Column<Lead>[] = [
-  { header: 'Date', cell: (lead) => when(lead.createdAt), className: 'whitespace-nowrap', inCard: false },
-  { header: 'Name', cell: (lead) => lead.name, inCard: false, wrapAnywhere: true },
-  { header: 'E-mail', cell: (lead) => lead.email },
-  { header: 'Company', cell: (lead) => lead.company ?? '', wrapAnywhere: true },
-  {
-    header: 'Source',
-    cell: (lead) => (
-      <span className="grid min-w-40 gap-1">
-        {lead.source}
-        {origin(lead.page, lead.attribution)}
-        <LeadChecks lead={lead} />
-      </span>
-    ),
-  },
-  {
-    header: 'Notes',
-    // A table row shows the start of a note; a phone's card shows all of it.
-    cell: (lead) => lead.notes && <span className="min-w-40 md:line-clamp-3 md:max-w-xs">{lead.notes}</span>,
-  },
-  { header: 'Delivery', cell: (lead) => <LeadDelivery deliveries={lead.delivery} />, stackInCard: true },
-];
-
-/** The leads, newest first, each with how its e-mails and webhook went; page 1 comes with the overview. */
-export function Leads({ initial }: { initial?: ListPage<Lead> }) {
-  return (
-    <Records<Lead>
-      title="Leads"
-      endpoint="/api/admin/leads"
-      initial={initial}
-      emptyText="No leads yet. They appear here as soon as someone sends the contact form or asks for the Zoho guide."
-      columns={LEAD_COLUMNS}
-      rowKey={(lead) => lead.id}
-      cardTitle={(lead) => <CardTitle title={lead.name} when={when(lead.createdAt)} />}
-      action={deleteLead}
-      csv
-    />
-  );
+/** What an empty list says: why it is empty, and where the other leads are. */
+function emptyText({ status, q, form }: Filters, all: number): string {
+  if (all === 0)
+    return 'No leads yet. They appear here as soon as someone sends the contact form or asks for the Zoho guide.';
+  if (q.trim() || form) return 'No lead matches. Clear the search or choose All to see every lead.';
+  if (status === 'new') return 'Every lead has an answer: nothing is New.';
+  return `No lead is ${status === 'all' ? 'here' : LEAD_STATUS_NAMES[status]}.`;
 }

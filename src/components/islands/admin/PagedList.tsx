@@ -72,7 +72,7 @@ export function PagedList<T>({
 }
 
 /** Previous and Next under a list of more than one page. */
-function Pages<T>({
+export function Pages<T>({
   title,
   list,
   page,

@@ -8,9 +8,10 @@ export interface SectionLink {
 }
 
 /**
- * The dashboard's sections as links, the one being read marked: a list beside them on a wide
- * screen, staying in view; on a phone, a bar under the site's header with a button that opens
- * the list. Plain links to `#id`, so the address, a reload and the back button follow them.
+ * The dashboard's sections as links in the admin page's bar, the one being read marked: in a row
+ * on a wide screen; below that, a button naming the current section that opens the list over
+ * the page (with the link to the site, on a phone), so it never pushes the sections down. Plain
+ * links to `#id`, so the address, a reload and the back button follow them.
  */
 export function SectionMenu({ sections, current }: { sections: readonly SectionLink[]; current?: string }) {
   const [open, setOpen] = useState(false);
@@ -38,20 +39,16 @@ export function SectionMenu({ sections, current }: { sections: readonly SectionL
 
   const currentLabel = sections.find((section) => section.id === current)?.label;
   return (
-    <nav
-      ref={nav}
-      aria-label="Sections"
-      className="sticky top-16 z-30 -mx-4 border-b border-ink-100 bg-ink-50/95 px-4 py-2 backdrop-blur-md sm:-mx-6 sm:px-6 lg:top-24 lg:mx-0 lg:self-start lg:border-0 lg:bg-transparent lg:p-0 lg:backdrop-blur-none"
-    >
+    <nav ref={nav} aria-label="Sections" className="order-1 min-w-0 xl:flex-1">
       <button
         ref={toggle}
         type="button"
         aria-expanded={open}
         aria-controls="section-links"
         onClick={() => setOpen(!open)}
-        className="flex min-h-11 w-full items-center justify-between gap-3 rounded-lg bg-white px-4 text-left text-sm ring-1 ring-ink-200 ring-inset lg:hidden"
+        className="flex min-h-10 max-w-full items-center gap-1.5 rounded-lg px-3 text-left text-sm ring-1 ring-ink-200 ring-inset xl:hidden"
       >
-        <span className="min-w-0">
+        <span className="min-w-0 truncate">
           <span className="font-semibold">Sections</span>
           {currentLabel && <span className="text-ink-600"> · {currentLabel}</span>}
         </span>
@@ -69,9 +66,9 @@ export function SectionMenu({ sections, current }: { sections: readonly SectionL
       <ul
         id="section-links"
         className={cn(
-          'gap-0.5 lg:static lg:grid lg:max-h-none lg:grid-cols-1 lg:bg-transparent lg:p-0 lg:shadow-none lg:ring-0',
+          'gap-0.5 xl:static xl:flex xl:max-h-none xl:flex-wrap xl:bg-transparent xl:p-0 xl:shadow-none xl:ring-0',
           open
-            ? 'absolute inset-x-4 top-full mt-1 grid max-h-[calc(100svh-9rem)] grid-cols-2 overflow-y-auto rounded-(--radius-card) bg-white p-2 shadow-(--shadow-card) ring-1 ring-ink-100 sm:inset-x-6'
+            ? 'absolute inset-x-2 top-full mt-1 grid max-h-[calc(100svh-5rem)] grid-cols-2 overflow-y-auto rounded-(--radius-card) bg-white p-2 shadow-(--shadow-card) ring-1 ring-ink-100 sm:inset-x-6 sm:grid-cols-3'
             : 'hidden',
         )}
       >
@@ -82,7 +79,7 @@ export function SectionMenu({ sections, current }: { sections: readonly SectionL
               aria-current={id === current ? 'true' : undefined}
               onClick={() => setOpen(false)}
               className={cn(
-                'flex min-h-11 items-center rounded-lg px-3 text-sm font-medium lg:min-h-9',
+                'flex min-h-11 items-center rounded-lg px-3 text-sm font-medium xl:min-h-9 xl:px-2.5',
                 id === current ? 'bg-brand-50 font-semibold text-brand-800' : 'text-ink-700 hover:bg-ink-100',
               )}
             >
@@ -90,6 +87,12 @@ export function SectionMenu({ sections, current }: { sections: readonly SectionL
             </a>
           </li>
         ))}
+        {/* The bar has no room for it on a phone. */}
+        <li className="col-span-full border-t border-ink-100 pt-1 sm:hidden">
+          <a href="/" className="flex min-h-11 items-center rounded-lg px-3 text-sm font-medium text-ink-700">
+            View site
+          </a>
+        </li>
       </ul>
     </nav>
   );

@@ -1,5 +1,6 @@
 import type { SpamPage } from '../../../shared/api-responses';
 import type { Lead } from '../../../shared/records';
+import { sourceName } from '../../../shared/schemas';
 import { Button } from '../../ui/button';
 import type { Column } from '../../ui/record-list';
 import { deleteLead } from './DeleteRecord';
@@ -38,10 +39,10 @@ const SPAM_COLUMNS: Column<Lead>[] = [
     stackInCard: true,
   },
   {
-    header: 'Source',
+    header: 'Form',
     cell: (lead) => (
       <span className="grid min-w-40 gap-1">
-        {lead.source}
+        {sourceName(lead.source)}
         {origin(lead.page, lead.attribution)}
       </span>
     ),

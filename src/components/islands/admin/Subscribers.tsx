@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ListPage } from '../../../shared/api-responses';
+import { sourceName } from '../../../shared/schemas';
 import type { Subscriber, SubscriberStatus } from '../../../shared/records';
 import { Badge } from '../../ui/badge';
 import type { Column } from '../../ui/record-list';
@@ -51,7 +52,7 @@ const SUBSCRIBER_COLUMNS: Column<Subscriber>[] = [
     wrapAnywhere: true,
   },
   { header: 'Status', cell: subscriberState },
-  { header: 'Sources', cell: (subscriber) => subscriber.sources.join(', ') },
+  { header: 'Forms', cell: (subscriber) => subscriber.sources.map(sourceName).join(', ') },
   {
     header: 'Origin',
     cell: (subscriber) => origin(subscriber.consent.page, subscriber.attribution),

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { errorText } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
-import { formatShortDate } from '../../../lib/format';
+import { formatDay } from '../../../lib/format';
 import type { VisitsReport } from '../../../shared/api-responses';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/field';
@@ -11,7 +11,8 @@ import { count } from './record-text';
 import { VisitsTables } from './VisitsTables';
 import { conversionRate, percentChange, RANGES, rangesEndingOn, visitsUrl, type RangeDays } from './visits-figures';
 
-const day = (iso: string) => formatShortDate(new Date(`${iso}T00:00:00Z`));
+/** A day of the report (YYYY-MM-DD, the site's time zone's), e.g. "2 Nov 2026". */
+const day = (iso: string) => formatDay(iso);
 
 /** 7 days, 30 days or 12 months, each ending today; the one shown is pressed. */
 function RangePicker({ value, onChange }: { value: RangeDays; onChange: (days: RangeDays) => void }) {
@@ -41,6 +42,7 @@ function Totals({ report, previous, before }: { report: VisitsReport; previous?:
         ['Visitors', 'visitors'],
         ['Views', 'pageviews'],
         ['Leads', 'leads'],
+        ['Leads won', 'won'],
         ['New subscribers', 'subscribers'],
       ] as const
     ).map(([label, key]) => ({
@@ -55,7 +57,7 @@ function Totals({ report, previous, before }: { report: VisitsReport; previous?:
     },
   ];
   return (
-    <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 xl:grid-cols-5">
+    <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 xl:grid-cols-6">
       {figures.map(({ label, value, then }) => (
         <div
           key={label}
@@ -102,7 +104,7 @@ function PerDay({ report }: { report: VisitsReport }) {
 /**
  * The site's own visits figures over 7 days, 30 days or 12 months ending `today` (in the site's
  * time zone, as the dashboard's overview says), each total
- * against the period before: visitors, views, leads, sign-ups and conversion; the days in a
+ * against the period before: visitors, views, leads, leads won, new subscribers and conversion; the days in a
  * chart; the pages, sources, campaigns and devices in tables.
  */
 export function Visits({ today }: { today: string }) {

@@ -12,20 +12,28 @@ const FIRST_ROWS = 10;
 interface Outcomes {
   visitors: number;
   leads: number;
+  /** Of the leads, those marked won. */
+  won: number;
   subscribers: number;
 }
 
-const figure = <T,>(header: string, value: (row: T) => number): Column<T> => ({
+/**
+ * A column of figures. On a phone a table keeps its name, Visitors, Leads and Won (`wideOnly`
+ * leaves the others out there), which fit 375 px side by side.
+ */
+const figure = <T,>(header: string, value: (row: T) => number, wideOnly = false): Column<T> => ({
   header,
   cell: (row) => count(value(row)),
   numeric: true,
+  wideOnly,
 });
 
 function outcomeColumns<T extends Outcomes>(): Column<T>[] {
   return [
     figure('Leads', (row) => row.leads),
-    figure('Subscribers', (row) => row.subscribers),
-    { header: 'Conversion', cell: (row) => conversionRate(row.leads, row.visitors), numeric: true },
+    figure('Won', (row) => row.won),
+    figure('Subscribers', (row) => row.subscribers, true),
+    { header: 'Conversion', cell: (row) => conversionRate(row.leads, row.visitors), numeric: true, wideOnly: true },
   ];
 }
 
@@ -34,14 +42,14 @@ const nameColumn = <T,>(header: string, name: (row: T) => string): Column<T> => 
   header,
   cell: name,
   rowHeader: true,
-  className: 'min-w-40 wrap-anywhere',
+  className: 'min-w-28 wrap-anywhere md:min-w-40',
 });
 
 const PAGE_COLUMNS: Column<VisitPageRow>[] = [
   nameColumn('Page', (row) => (row.path === 'other' ? 'Other addresses' : row.path)),
   figure('Visitors', (row) => row.visitors),
-  figure('Views', (row) => row.pageviews),
-  figure('Entries', (row) => row.entries),
+  figure('Views', (row) => row.pageviews, true),
+  figure('Entries', (row) => row.entries, true),
   ...outcomeColumns<VisitPageRow>(),
 ];
 
@@ -94,6 +102,15 @@ function FigureTable<T>({
         <p className="rounded-(--radius-card) bg-ink-50 p-5 text-sm text-ink-700 ring-1 ring-ink-100">{emptyText}</p>
       ) : (
         <RecordTable label={title} rows={shown} rowKey={rowKey} columns={columns} />
+      )}
+      {rows.length > 0 && columns.some((column) => column.wideOnly) && (
+        <p className="text-xs text-ink-600 md:hidden">
+          {columns
+            .filter((column) => column.wideOnly)
+            .map((column) => column.header)
+            .join(', ')}{' '}
+          on a wider screen.
+        </p>
       )}
     </div>
   );

@@ -1,15 +1,35 @@
 /** How the admin page writes a record's figures, dates, origin and checks, in every section alike. */
 import type { ReactNode } from 'react';
-import { formatDateTime, formatShortDate } from '../../../lib/format';
+import { CALENDAR_DAY, formatDay, formatDayOf, formatMoment, formatNumber } from '../../../lib/format';
+import { queryClient } from '../../../lib/query-client';
+import type { Overview } from '../../../shared/api-responses';
 import type { Attribution, ContentCheck } from '../../../shared/records';
 
-export const count = (value: number) => value.toLocaleString('en-US');
+/** A figure in the site's locale, e.g. "1,234". */
+export const count = (value: number) => formatNumber(value);
 export const plural = (value: number, one: string, many = `${one}s`) => `${count(value)} ${value === 1 ? one : many}`;
 
-/** A record's day, e.g. "Jun 16, 2026". */
-export const when = (iso: string) => formatShortDate(new Date(iso));
-/** A moment in the reader's time zone, e.g. "Jun 16, 3:05 PM". */
-export const moment = (iso: string) => formatDateTime(new Date(iso));
+/** The overview's address, its query's key: the dashboard's first call, whose answer names the site's time zone. */
+export const OVERVIEW_KEY = '/api/admin/overview';
+
+/**
+ * The site's time zone (SITE_TIME_ZONE), as the overview names it; until it has come, the
+ * reader's own. It is read from the dashboard's query cache each time a date is written rather
+ * than passed down: every section renders again when the overview arrives, so a date written
+ * before then is written again, in the site's zone.
+ */
+export function siteTimeZone(): string | undefined {
+  return queryClient.getQueryData<Overview>([OVERVIEW_KEY])?.timeZone;
+}
+
+/**
+ * A record's day in the site's time zone, e.g. "2 Nov 2026"; a calendar day (YYYY-MM-DD, a
+ * post's `publishedDate`) is written as the date it is.
+ */
+export const when = (iso: string) =>
+  CALENDAR_DAY.test(iso) ? formatDay(iso) : formatDayOf(new Date(iso), siteTimeZone());
+/** A moment in the site's time zone, e.g. "2 Nov, 15:05". */
+export const moment = (iso: string) => formatMoment(new Date(iso), siteTimeZone());
 
 /** The first line of a record's card on a phone: who or what, and when. */
 export function CardTitle({ title, when: time }: { title: string; when?: string }) {

@@ -1,4 +1,5 @@
 /** The Visits section's arithmetic: its ranges of days and how it writes changes and rates. Pure, for the unit tests. */
+import { formatNumber } from '../../../lib/format';
 
 /** The ranges the section offers, each ending today; 12 months is the last 365 days. */
 export const RANGES = [
@@ -34,7 +35,7 @@ export function rangesEndingOn(today: string, days: number): { current: DayRange
 /** The address of the report of a range. */
 export const visitsUrl = ({ from, to }: DayRange) => `/api/admin/visits?from=${from}&to=${to}`;
 
-const percent = (ratio: number) => `${Math.round(ratio * 100).toLocaleString('en-US')}%`;
+const percent = (ratio: number) => `${formatNumber(Math.round(ratio * 100))}%`;
 
 /**
  * A figure against the same figure in the period before, as a whole percent: `+25%`, `−10%` (with
@@ -44,7 +45,7 @@ export function percentChange(current: number, previous: number): string {
   if (previous === 0) return current === 0 ? '0%' : 'new';
   const change = Math.round(((current - previous) / previous) * 100);
   if (change === 0) return '0%';
-  return change > 0 ? `+${change.toLocaleString('en-US')}%` : `\u2212${(-change).toLocaleString('en-US')}%`;
+  return change > 0 ? `+${formatNumber(change)}%` : `\u2212${formatNumber(-change)}%`;
 }
 
 /** Leads per visitor as a whole percent (`33%`), or `—` when there were no visitors. */
