@@ -9,14 +9,15 @@ import { getStore } from './_lib/store/get-store';
 import { statusOf } from './_lib/store/leads';
 import type { LeadsPage } from '../src/shared/api-responses';
 import { LEAD_STATUSES, type Lead } from '../src/shared/records';
-import { LeadUpdateRequest, SOURCES } from '../src/shared/schemas';
+import { LeadUpdateRequest, SOURCES, sourceName } from '../src/shared/schemas';
 
 const COLUMNS: { header: string; value: (lead: Lead) => unknown }[] = [
   { header: 'created_at', value: (lead) => lead.createdAt },
   { header: 'name', value: (lead) => lead.name },
   { header: 'email', value: (lead) => lead.email },
   { header: 'company', value: (lead) => lead.company },
-  { header: 'source', value: (lead) => lead.source },
+  // The form's plain name, as the admin page shows it (`Contact form`).
+  { header: 'source', value: (lead) => sourceName(lead.source) },
   { header: 'notes', value: (lead) => lead.notes },
   { header: 'page', value: (lead) => lead.page },
   ...ATTRIBUTION_COLUMNS,

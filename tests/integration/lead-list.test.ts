@@ -139,6 +139,7 @@ describe.each(stores.backends)('the leads list on %s', (_name, backend) => {
       return rows.map((row) => ({
         name: row.split(',')[columns.indexOf('name')],
         status: row.split(',')[columns.indexOf('status')],
+        form: row.split(',')[columns.indexOf('source')],
         row,
       }));
     };
@@ -149,6 +150,8 @@ describe.each(stores.backends)('the leads list on %s', (_name, backend) => {
       ['Ada Lovelace', 'booked'],
     ]);
     expect(all[2]?.row).toContain('"Call on Friday, 10:00; ""bring figures"""');
+    // Forms by their plain names, as the admin page shows them.
+    expect(new Set(all.map(({ form }) => form))).toEqual(new Set(['Contact form', 'Zoho guide']));
     expect((await csv('?format=csv&status=booked')).map(({ name }) => name)).toEqual(['Ada Lovelace']);
     expect((await csv('?format=csv&q=hopper')).map(({ name }) => name)).toEqual(['Grace Hopper']);
   });
