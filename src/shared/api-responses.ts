@@ -37,34 +37,6 @@ export interface DeliverySetup {
   warning?: { title: string; text: string };
 }
 
-/**
- * Leads and subscribers of one campaign (utm_source / utm_medium / utm_campaign; "(none)" where
- * absent). GET /api/admin/campaigns (`?page=n`, `?q=text`) answers a ListPage of them.
- */
-export interface CampaignRow {
-  source: string;
-  medium: string;
-  campaign: string;
-  leads: number;
-  subscribers: number;
-}
-
-/** The campaigns past the dashboard's first rows, summed into one. */
-export interface OtherCampaigns {
-  /** How many campaigns. */
-  campaigns: number;
-  leads: number;
-  subscribers: number;
-}
-
-/** The dashboard's "By campaign" table: a few rows, however many campaigns people's links name. */
-export interface CampaignSummary {
-  /** The first 20 campaigns: most leads, then most sign-ups (confirmed or not). */
-  top: CampaignRow[];
-  /** All the others (zeros when there are none); GET /api/admin/campaigns pages and searches every campaign. */
-  other: OtherCampaigns;
-}
-
 /** GET /api/admin/overview: everything the dashboard's first view shows. */
 export interface Overview {
   /** subscribers: confirmed ones only (total, and confirmed in the last 7 and 30 days). */
@@ -74,8 +46,6 @@ export interface Overview {
   delivery: DeliverySetup;
   /** Outbox entries waiting for a retry, and those that failed for good. */
   outbox: { pending: number; dead: number };
-  /** Leads and subscribers by first-touch campaign, most leads first. */
-  campaigns: CampaignSummary;
   /** New records per day in the site's time zone (`timeZone`), oldest first, ending `today`. */
   daily: { day: string; subscribers: number; leads: number }[];
   /** New records per form over those days; the keys are sources as stored. */

@@ -7,7 +7,6 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Context } from '@netlify/functions';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import adminCampaigns from '../../functions/admin-campaigns';
 import adminLeads from '../../functions/admin-leads';
 import adminLogin from '../../functions/admin-login';
 import adminLogout from '../../functions/admin-logout';
@@ -31,7 +30,6 @@ import type { LeadsPage, OutboxItem, Overview, SpamPage } from '../../src/shared
 import { createContext } from '../../scripts/harness/functions';
 import { leadEntries } from '../support/outbox-entries';
 import { newsletterEntryId } from '../../functions/_lib/delivery/emails/newsletter-email';
-import { CAMPAIGNS, madeUpCampaigns, seedCampaigns } from '../support/campaigns';
 
 type Handler = (req: Request, context: Context) => Promise<Response>;
 /** One page of an admin list, as the dashboard reads it. */
@@ -127,7 +125,6 @@ const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 /** Every admin data endpoint, as a request carrying the given cookie. */
 const DATA_ENDPOINTS: [string, Handler, (cookie?: string) => Request, Record<string, string>?][] = [
   ['GET /api/admin/overview', adminOverview, (cookie) => request('/api/admin/overview', { cookie })],
-  ['GET /api/admin/campaigns', adminCampaigns, (cookie) => request('/api/admin/campaigns?page=1&q=a', { cookie })],
   ['GET /api/admin/leads', adminLeads, (cookie) => request('/api/admin/leads?page=1', { cookie })],
   ['GET /api/admin/leads?format=csv', adminLeads, (cookie) => request('/api/admin/leads?format=csv', { cookie })],
   ['GET /api/admin/subscribers', adminSubscribers, (cookie) => request('/api/admin/subscribers', { cookie })],
@@ -1274,30 +1271,6 @@ describe.each([
     expect(overview.daily.at(-1)).toEqual({ day: '2026-01-16', leads: 1, subscribers: 0 });
     expect(overview.totals.leads).toEqual({ total: 1, last7: 1, last30: 1 });
   });
-
-  test('the overview lists the 20 campaigns with most leads, then sign-ups, and sums the others in one row', async () => {
-    await seedCampaigns(openStore(), CAMPAIGNS, ago(0));
-    const { cookie } = await login();
-    const overview = await get<Overview>(adminOverview, '/api/admin/overview', cookie);
-    expect(overview.campaigns).toEqual({
-      top: CAMPAIGNS.slice(0, 20),
-      other: { campaigns: 9, leads: 8, subscribers: 1 },
-    });
-  });
-
-  test.each([0, 1, 20, 21, 150])(
-    'with %i made-up campaigns the overview holds at most 20 campaign rows and one row for the others',
-    async (count) => {
-      await seedCampaigns(openStore(), madeUpCampaigns(count), ago(0));
-      const { cookie } = await login();
-      const { campaigns } = await get<Overview>(adminOverview, '/api/admin/overview', cookie);
-      const others = Math.max(0, count - 20);
-      expect({ rows: campaigns.top?.length, other: campaigns.other }).toEqual({
-        rows: Math.min(count, 20),
-        other: { campaigns: others, leads: 0, subscribers: others },
-      });
-    },
-  );
 
   test('the lists come 20 to a page, newest first, with the total; a page past the end is empty', async () => {
     const store = openStore();

@@ -102,7 +102,10 @@ CREATE TABLE tallies (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INT
 PRAGMA user_version = 100;
 `;
 
-/** A database of version 100: lead 1 with its two entries, its count, and the idempotency key `key-1` that stored it. */
+/**
+ * A database of version 100: lead 1 with its two entries, its count per day and form (a counter
+ * the store no longer reads, left where it is), and the idempotency key `key-1` that stored it.
+ */
 export function writeFirstGenericDatabase(db: DatabaseSync): void {
   db.exec(FIRST_GENERIC_SCHEMA);
   const put = db.prepare('INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?)');
@@ -119,8 +122,5 @@ export function writeFirstGenericDatabase(db: DatabaseSync): void {
     append.run(KEYS.outboxOf(lead.id), made.id);
   }
   index.run(KEYS.outboxDue, waiting.id, Date.parse(CREATED));
-  db.prepare('INSERT INTO counters (name, field, value) VALUES (?, ?, 1)').run(
-    KEYS.daily('leads', '2026-10-01'),
-    lead.source,
-  );
+  db.prepare('INSERT INTO counters (name, field, value) VALUES (?, ?, 1)').run('stats:leads:2026-10-01', lead.source);
 }

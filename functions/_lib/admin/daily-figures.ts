@@ -3,20 +3,26 @@
  * The overview's figures per day, days in the site's time zone (SITE_TIME_ZONE) as the Visits
  * figures have them: sign-ups and leads per day and form, and confirmations per day.
  *
- * They are counted from the records, by the time each one holds, and not from the store's
- * per-day counters: those are keyed by the UTC day a record came in, and in any other zone a UTC
- * day is split between two of the site's days (a lead at 23:30 UTC on a winter evening is on the
- * next day in Paris), which no sum of counters can undo. Counted from their times, records fall
- * on the right day in any zone; a change of SITE_TIME_ZONE moves past days too, as it should, and
- * nothing stored has to change. The cost is reading the window's records (the Visits report reads
- * the same, over as many as 365 days): at most MAX_RECORDS of each kind, oldest first, so past
- * that many in the window the newest would go uncounted, as in the Visits report.
+ * They are counted from the records, by the time each one holds, not kept as counters per day
+ * (as the store once kept them, per UTC day): in any other zone a UTC day is split between two of
+ * the site's days (a lead at 23:30 UTC on a winter evening is on the next day in Paris), which no
+ * sum of counters can undo. Counted from their times, records fall on the right day in any zone;
+ * a change of SITE_TIME_ZONE moves past days too, as it should, and nothing stored has to change.
+ * The cost is reading the window's records (the Visits report reads the same, over as many as 365
+ * days): at most MAX_RECORDS of each kind, oldest first, so past that many in the window the
+ * newest would go uncounted, as in the Visits report.
  */
 import type { Subscriber } from '../../../src/shared/records';
-import { countTable, type DailyCounts } from '../store/counting';
+import { countTable } from '../store/counting';
 import type { StoreVerbs } from '../store/store';
 import { addDays, dayIn, daysFrom } from '../visits/calendar-days';
 import { MAX_RECORDS } from '../visits/range-report';
+
+/**
+ * Counts per day and form: `{ '2026-11-22': { website_footer: 3 } }`. Forms are named by what
+ * people send, so both levels are null-prototype tables (countTable()).
+ */
+export type DailyCounts = Record<string, Record<string, number>>;
 
 /** The `count` days ending on `today` (YYYY-MM-DD), oldest first. */
 export function lastDays(today: string, count: number): string[] {

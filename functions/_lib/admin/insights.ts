@@ -1,17 +1,14 @@
 // functions/_lib/admin is what only the admin endpoints use: login and session, the dashboard's figures, the CSV export.
 /** The admin dashboard's figures, computed from the store's indexes. */
-import type { CampaignRow, CampaignSummary, ListPage, Overview } from '../../../src/shared/api-responses';
+import type { ListPage, Overview } from '../../../src/shared/api-responses';
 import type { Attribution } from '../../../src/shared/records';
 import { deliverySetup } from '../delivery/settings';
-import { countTable, type DailyCounts } from '../store/counting';
+import { countTable } from '../store/counting';
 import type { StoreVerbs } from '../store/store';
-import type { CampaignCounts } from '../store/types';
-import { dailyFigures } from './daily-figures';
+import { dailyFigures, type DailyCounts } from './daily-figures';
 
 export const CHART_DAYS = 90;
 export const PAGE_SIZE = 20;
-/** How many campaigns the dashboard shows before its row of the others. */
-export const TOP_CAMPAIGNS = 20;
 
 /** How many characters of each first-touch value the admin lists show; the CSV export has them whole. */
 export const LISTED_VALUE_LENGTH = 32;
@@ -51,61 +48,14 @@ function bySource(counts: DailyCounts): Record<string, number> {
   return sources;
 }
 
-/** Campaigns by name, as people read them; then by source and medium, so that no two rows tie. */
-const byName = new Intl.Collator().compare;
-
-/** Leads and sign-ups per campaign, most leads (then sign-ups) first. */
-function campaignRows({ leads, subscribers }: CampaignCounts): CampaignRow[] {
-  const keys = new Set([...Object.keys(leads), ...Object.keys(subscribers)]);
-  return [...keys]
-    .map((key) => {
-      const [source = '', medium = '', campaign = ''] = key.split('\t');
-      return { source, medium, campaign, leads: leads[key] ?? 0, subscribers: subscribers[key] ?? 0 };
-    })
-    .sort(
-      (a, b) =>
-        b.leads - a.leads ||
-        b.subscribers - a.subscribers ||
-        byName(a.campaign, b.campaign) ||
-        byName(a.source, b.source) ||
-        byName(a.medium, b.medium),
-    );
-}
-
-/** The dashboard's table: the first TOP_CAMPAIGNS campaigns, and the others summed. */
-export function campaignSummary(counts: CampaignCounts): CampaignSummary {
-  const rows = campaignRows(counts);
-  const others = rows.slice(TOP_CAMPAIGNS);
-  return {
-    top: rows.slice(0, TOP_CAMPAIGNS),
-    other: {
-      campaigns: others.length,
-      leads: others.reduce((sum, row) => sum + row.leads, 0),
-      subscribers: others.reduce((sum, row) => sum + row.subscribers, 0),
-    },
-  };
-}
-
-/**
- * One page of every campaign in the dashboard's order; with `q`, of those whose source, medium or
- * campaign holds it, whatever the case.
- */
-export function campaignPage(counts: CampaignCounts, { page, q }: { page: number; q: string }): ListPage<CampaignRow> {
-  const needle = q.toLowerCase();
-  const rows = campaignRows(counts).filter(
-    (row) => !needle || [row.source, row.medium, row.campaign].some((value) => value.toLowerCase().includes(needle)),
-  );
-  return { items: rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), total: rows.length, page, pageSize: PAGE_SIZE };
-}
-
 /**
  * Everything the dashboard's first view shows. Subscriber totals count confirmed subscribers. Its
- * days are days in `timeZone` (SITE_TIME_ZONE), as the Visits section's: counted from the records
- * (daily-figures.ts says why), so the store's per-UTC-day counters are not read (no days asked).
+ * days are days in `timeZone` (SITE_TIME_ZONE), as the Visits section's, counted from the records
+ * (daily-figures.ts says why). Campaigns are the Visits section's (GET /api/admin/visits).
  */
 export async function overview(store: StoreVerbs, now: Date, timeZone: string): Promise<Overview> {
   const [data, figures] = await Promise.all([
-    store.dashboard([], { offset: 0, limit: PAGE_SIZE }),
+    store.dashboard({ offset: 0, limit: PAGE_SIZE }),
     dailyFigures(store, now, CHART_DAYS, timeZone),
   ]);
   const { subscriberTotal, leadTotal, subscribers, leads } = data;
@@ -123,7 +73,6 @@ export async function overview(store: StoreVerbs, now: Date, timeZone: string): 
     subscriberStatus: data.subscriberStatus,
     delivery: deliverySetup(),
     outbox: data.outbox,
-    campaigns: campaignSummary(data.campaignCounts),
     daily: days.map((day) => ({ day, subscribers: totalOf(subscriberDaily[day]), leads: totalOf(leadDaily[day]) })),
     sources: { subscribers: bySource(subscriberDaily), leads: bySource(leadDaily) },
     subscribers: { items: subscribers.map(listed), total: subscriberTotal, page: 1, pageSize: PAGE_SIZE },

@@ -1,25 +1,13 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
-/** What the admin page reads: totals, lists newest first, per-day and campaign counts, the dashboard's first view. */
+/** What the admin page reads: totals, lists newest first, the records of a span of time, the dashboard's first view. */
 import type { Lead, Subscriber } from '../../../src/shared/records';
 import { parse, type Backend } from './backend-contract';
-import { countTable, type DailyCounts } from './counting';
-import { KEYS, type CountKind } from './keys';
+import { KEYS } from './keys';
 import { leadStatusCounts, matcher, narrowing, scanLeads, statusOnly } from './lead-filters';
 import { deliveriesOf } from './outbox';
 import { statusCounts } from './subscriber-rules';
 import { subscriberOf } from './subscribers';
-import type { CampaignCounts, DashboardData, LeadFilter, Page, SubscriberStatusCounts } from './types';
-
-/** New subscribers, confirmations or leads per day and source, for the given UTC days (YYYY-MM-DD). */
-export async function dailyCounts(backend: Backend, kind: CountKind, days: string[]): Promise<DailyCounts> {
-  const rows = await Promise.all(days.map((day) => backend.counters(KEYS.daily(kind, day))));
-  const counts = countTable<Record<string, number>>();
-  days.forEach((day, index) => {
-    const row = rows[index];
-    if (row && Object.keys(row).length > 0) counts[day] = row;
-  });
-  return counts;
-}
+import type { DashboardData, LeadFilter, Page, SubscriberStatusCounts } from './types';
 
 /** An object of promises, awaited together: one round of reads. */
 async function allOf<T extends Record<string, Promise<unknown>>>(
@@ -42,7 +30,6 @@ export const SLOW_VERBS = [
   'listSubscribers',
   'listLeads',
   'dashboard',
-  'campaignCounts',
   'createdBetween',
   'visitDays',
   'deleteSubscriber',
@@ -102,15 +89,6 @@ export function adminReadVerbs(backend: Backend) {
     return statusCounts(all, { pending, unsubscribed, bounced });
   }
 
-  /** Every campaign's counts: one table per kind, as long as there are campaigns. */
-  async function campaignCounts(): Promise<CampaignCounts> {
-    const [leads, subscribers] = await Promise.all([
-      backend.counters(KEYS.campaigns('leads')),
-      backend.counters(KEYS.campaigns('subscribers')),
-    ]);
-    return { leads, subscribers };
-  }
-
   return {
     countSubscribers: () => backend.size(KEYS.subscribersByCreated),
     /** Leads, those held as spam apart; with a filter, those it keeps. */
@@ -123,12 +101,11 @@ export function adminReadVerbs(backend: Backend) {
     listSubscribers,
     /** Newest first; with a filter, those it keeps. */
     listLeads,
-    /** Leads and sign-ups (confirmed or not) per campaign, for the dashboard's campaigns and GET /api/admin/campaigns. */
-    campaignCounts,
 
     /**
      * Leads (not held) and subscribers created from `from` to `to` (ms, both included), at most
-     * `limit` of each, oldest first: the visits figures count them by their first touch.
+     * `limit` of each, oldest first: the overview counts them by day and form, the visits figures
+     * by their first touch.
      */
     async createdBetween(
       from: number,
@@ -150,19 +127,15 @@ export function adminReadVerbs(backend: Backend) {
     },
 
     /** What the admin dashboard's first view needs: its reads go out together. */
-    async dashboard(days: string[], page: Page): Promise<DashboardData> {
+    async dashboard(page: Page): Promise<DashboardData> {
       const { pending, pendingBulk, dead, ...figures } = await allOf({
         subscriberTotal: backend.size(KEYS.subscribersByCreated),
         subscriberStatus: subscriberStatusCounts(),
         leadTotal: backend.size(KEYS.leadsByCreated),
-        subscriberDaily: dailyCounts(backend, 'subscribers', days),
-        confirmationDaily: dailyCounts(backend, 'confirmations', days),
-        leadDaily: dailyCounts(backend, 'leads', days),
         pending: backend.size(KEYS.outboxDue),
         // The newsletter's line waits too: a send held up by an SMTP outage shows here.
         pendingBulk: backend.size(KEYS.outboxDueBulk),
         dead: backend.size(KEYS.outboxDead),
-        campaignCounts: campaignCounts(),
         subscribers: listSubscribers(page),
         // The desk opens on what still needs an answer.
         leads: listLeads(page, { status: 'new' }),

@@ -9,7 +9,7 @@
  *   by time it reads from the value and compares with its own clock.
  * - An index: members ordered by a score (a time), for the lists and the outbox's queue.
  * - A list: members in the order they were appended (the outbox entries of a record).
- * - Counters: named tables of whole numbers (per day and source, per campaign, per endpoint).
+ * - Counters: named tables of whole numbers (per endpoint, per lead status, per mailing).
  * - A tally: a counter in a window that starts at its first count (login attempts).
  * - A distinct set: members counted, never listed (the visitors of a day). On Upstash a
  *   HyperLogLog, within 0.81 % and at most 12 KB whatever it holds; in the embedded store exact.
@@ -24,7 +24,7 @@ export type Write =
   | { op: 'unindex'; key: string; member: string }
   | { op: 'append'; key: string; member: string }
   /** Adds `by` (which may be negative) to a counter; one that reaches 0 or less is removed. */
-  | { op: 'count'; key: string; field: string; by: number; ttlSeconds?: number }
+  | { op: 'count'; key: string; field: string; by: number }
   /** Adds a member to a distinct set, which lives `ttlSeconds` from when it is made. */
   | { op: 'distinct'; key: string; member: string; ttlSeconds: number }
   /**

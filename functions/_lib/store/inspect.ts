@@ -5,8 +5,7 @@
  * does not offer them, so no endpoint comes to depend on them.
  */
 import type { Backend } from './backend-contract';
-import { dailyCounts } from './admin-reads';
-import { KEYS, type CountKind, type VisitTable } from './keys';
+import { KEYS, type VisitTable } from './keys';
 import { createStore } from './store';
 import { subscriberOf } from './subscribers';
 
@@ -16,8 +15,6 @@ export function inspectionVerbs(backend: Backend) {
       const [value] = await backend.get([KEYS.subscriber(email)]);
       return subscriberOf(value);
     },
-    /** New subscribers, confirmations or leads per day and source, for the given UTC days (YYYY-MM-DD). */
-    dailyCounts: (kind: CountKind, days: string[]) => dailyCounts(backend, kind, days),
     /** Submissions caught by the honeypot, per endpoint. */
     honeypotCounts: () => backend.counters(KEYS.honeypot),
     /** What a day's live visits tables and visitor set hold (empty once its figures are stored whole). */

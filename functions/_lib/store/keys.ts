@@ -2,6 +2,13 @@
 /**
  * Every key the store uses, in one place. On Upstash these are the Redis keys themselves (a site
  * that already holds data keeps it); the embedded store keeps the same names in its tables.
+ *
+ * Data written by earlier versions may still hold counters no longer written or read: per UTC day
+ * and form (`stats:subscribers:<day>`, `stats:confirmations:<day>`, `stats:leads:<day>`, which
+ * expire within two years) and per campaign (`stats:campaigns:leads`, `stats:campaigns:subscribers`).
+ * They are harmless where they are, but for the per-campaign ones, which may hold a campaign name a
+ * person chose: every erasure deletes those (LEGACY_CAMPAIGN_COUNTERS). A new key must not take one
+ * of those names.
  */
 export const KEYS = {
   subscriber: (email: string) => `sub:${email}`,
@@ -22,10 +29,6 @@ export const KEYS = {
    * every lead less these, so leads stored before statuses existed count as new with no migration.
    */
   leadStatuses: 'stats:lead-statuses',
-  /** Counters per source of one UTC day. */
-  daily: (kind: CountKind, day: string) => `stats:${kind}:${day}`,
-  /** Counters per campaign key (campaignKey()). */
-  campaigns: (kind: 'leads' | 'subscribers') => `stats:campaigns:${kind}`,
   /** Submissions caught by the honeypot, per endpoint. */
   honeypot: 'stats:honeypot',
   /** Submissions refused for their proof of work, per endpoint. */
@@ -83,16 +86,10 @@ export const KEYS = {
   visitTable: (day: string, table: VisitTable) => `visits:${day}:${table}`,
   /** A day's figures once it is over, as one JSON value: its live tables and sets are deleted then. */
   visitDay: (day: string) => `visits:${day}:figures`,
-  /** Leads and confirmed subscribers of a day by the landing page, source or campaign of their first touch. */
-  conversions: (kind: 'leads' | 'subscribers', day: string, by: 'pages' | 'sources' | 'campaigns') =>
-    `conversions:${kind}:${day}:${by}`,
 } as const;
+
+/** Counters of earlier versions that may hold campaign names people chose: an erasure deletes them. */
+export const LEGACY_CAMPAIGN_COUNTERS = ['stats:campaigns:leads', 'stats:campaigns:subscribers'] as const;
 
 /** The tables of a day's visits: views by page, entries by page, and visits by source, campaign and device. */
 export type VisitTable = 'pages' | 'entries' | 'sources' | 'campaigns' | 'devices';
-
-/** What the per-day counts count: sign-ups (any status), confirmations, or leads. */
-export type CountKind = 'subscribers' | 'confirmations' | 'leads';
-
-/** Per-day counters are kept for two years. */
-export const DAILY_TTL_SECONDS = 2 * 366 * 24 * 3600;

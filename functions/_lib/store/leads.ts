@@ -2,7 +2,7 @@
 /** Leads: a new one with its deliveries (or held as spam), the owner's status and note, and an erasure. */
 import type { Lead, LeadStatus } from '../../../src/shared/records';
 import { parse, parsed, transact, type Backend, type Write } from './backend-contract';
-import { counted } from './counting';
+import { forgetLegacyCounters } from './counting';
 import { KEYS } from './keys';
 import { deliveriesOf, forgetEntries, queue, queueKeys } from './outbox';
 import { admit, submissionKeys } from './submissions';
@@ -37,7 +37,6 @@ function statusCounted(lead: Pick<Lead, 'status'>, by: 1 | -1): Write[] {
 export function listed(lead: Lead): Write[] {
   return [
     { op: 'index', key: KEYS.leadsByCreated, member: lead.id, score: Date.parse(lead.createdAt) },
-    ...counted('leads', lead, 1),
     // A held lead cannot be marked (updateLead), so a released one is new: kept for the rule's sake.
     ...statusCounted(lead, 1),
   ];
@@ -45,11 +44,7 @@ export function listed(lead: Lead): Write[] {
 
 /** The writes that take a listed lead out of the list and out of every count listed() put it in. */
 function unlisted(lead: Lead): Write[] {
-  return [
-    { op: 'unindex', key: KEYS.leadsByCreated, member: lead.id },
-    ...counted('leads', lead, -1),
-    ...statusCounted(lead, -1),
-  ];
+  return [{ op: 'unindex', key: KEYS.leadsByCreated, member: lead.id }, ...statusCounted(lead, -1)];
 }
 
 /**
@@ -74,8 +69,8 @@ export function leadVerbs(backend: Backend) {
     /**
      * Appends a lead with the entries of `options.outbox`; with a key seen before, appends nothing
      * and gives back the first lead. A lead whose input holds a `spam` mark is held: it is kept and
-     * listed by spamOverview() only (not in listLeads, countLeads, the per-day or campaign counts
-     * or the dashboard's leads) and nothing is queued for it.
+     * listed by spamOverview() only (not in listLeads, countLeads, createdBetween or the
+     * dashboard's leads, so in no figure) and nothing is queued for it.
      */
     createLead(input: LeadInput, now: Date, options: WriteOptions & QueueOptions<Lead> = {}): Promise<LeadResult> {
       const lead = leadOf(input, crypto.randomUUID(), now);
@@ -132,6 +127,7 @@ export function leadVerbs(backend: Backend) {
             { op: 'del', key },
             ...(isHeld(lead) ? [{ op: 'unindex', key: KEYS.leadsHeld, member: id } satisfies Write] : unlisted(lead)),
             ...forgetEntries(id, ids),
+            ...forgetLegacyCounters(),
           ];
           return { writes, result: { entries: ids } };
         },

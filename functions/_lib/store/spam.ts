@@ -17,7 +17,7 @@ export function spamVerbs(backend: Backend) {
   return {
     /**
      * "Not spam": a held lead becomes an ordinary one, atomically: `spam.releasedAt` is set, it joins
-     * the leads (listed and counted under its original createdAt day and campaign) and the entries
+     * the leads (listed, and so counted, under its original createdAt) and the entries
      * of `options.outbox` are queued. Undefined when no lead of that id is held (unknown, or
      * released already: of two releases at once, one queues the entries).
      */

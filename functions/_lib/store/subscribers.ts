@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Subscriber, SubscriberStatus } from '../../../src/shared/records';
 import { parse, parsed, transact, type Backend, type Write } from './backend-contract';
-import { counted, countOn, dayOf } from './counting';
+import { forgetLegacyCounters } from './counting';
 import { KEYS } from './keys';
 import { forgetEntries, mailingCount, queue, queueKeys } from './outbox';
 import { admit, submissionKeys } from './submissions';
@@ -58,24 +58,8 @@ function statusWrites(subscriber: Subscriber): Write[] {
   );
 }
 
-/**
- * The counter writes that take an erased subscriber out of every figure, as `counted` and
- * `countOn` put them in: their sign-up (its day, form and campaign, whose name they may have
- * chosen) and each confirmation their consent record still holds.
- */
-function uncounted(subscriber: Subscriber): Write[] {
-  const source = subscriber.sources[0] ?? '';
-  const confirmations = [subscriber.consent, ...(subscriber.consent.earlier ?? [])].flatMap(({ confirmedAt }) =>
-    confirmedAt ? [countOn('confirmations', dayOf(new Date(confirmedAt)), source, -1)] : [],
-  );
-  return [
-    ...counted('subscribers', { createdAt: subscriber.createdAt, source, attribution: subscriber.attribution }, -1),
-    ...confirmations,
-  ];
-}
-
 export function subscriberVerbs(backend: Backend) {
-  /** A subscriber's change of status: the record, its status index, the day's confirmations, the entries. */
+  /** A subscriber's change of status: the record, its status index, the entries. */
   function changeStatus(
     email: string,
     now: Date,
@@ -94,12 +78,7 @@ export function subscriberVerbs(backend: Backend) {
         if ('needs' in queuing) return queuing;
         const { writes, queued } = queuing;
         return {
-          writes: [
-            { op: 'put', key, value: JSON.stringify(next) },
-            ...statusWrites(next),
-            ...(confirmedNow ? [countOn('confirmations', dayOf(now), next.sources[0] ?? '')] : []),
-            ...writes,
-          ],
+          writes: [{ op: 'put', key, value: JSON.stringify(next) }, ...statusWrites(next), ...writes],
           result: { record: next, queued, changed },
         };
       },
@@ -144,7 +123,6 @@ export function subscriberVerbs(backend: Backend) {
                 { op: 'put', key, value: JSON.stringify(incoming) },
                 { op: 'index', key: KEYS.subscribersByCreated, member: input.email, score: now.getTime() },
                 ...statusWrites(incoming),
-                ...counted('subscribers', { ...incoming, source: input.source }, 1),
               ];
           return {
             writes: [...admitted.writes, ...created, ...writes],
@@ -226,7 +204,6 @@ export function subscriberVerbs(backend: Backend) {
           });
           const writes: Write[] = [
             ...waiting,
-            ...(subscriber ? uncounted(subscriber) : []),
             { op: 'del', key },
             { op: 'del', key: KEYS.confirmationSent(email) },
             ...[KEYS.subscribersByCreated, ...Object.values(STATUS_INDEX)].map((index): Write => ({
@@ -236,6 +213,7 @@ export function subscriberVerbs(backend: Backend) {
             })),
             // The e-mails queued for the address hold it too.
             ...forgetEntries(email, ids),
+            ...forgetLegacyCounters(),
           ];
           return { writes, result: subscriber ? { entries: ids } : undefined };
         },

@@ -3,7 +3,6 @@
 import type { Attribution, Delivery, DeliveryKind, Lead, LeadStatus, Subscriber } from '../../../src/shared/records';
 import type { LeadStatusCounts } from '../../../src/shared/api-responses';
 import type { SourceName } from '../../../src/shared/schemas';
-import type { DailyCounts } from './counting';
 
 export interface SubscribeInput {
   email: string;
@@ -257,22 +256,12 @@ export interface SpamOverview {
   challengeFailures: Record<string, number>;
 }
 
-/** Leads and sign-ups per campaign key (campaignKey()), each a null-prototype table. */
-export interface CampaignCounts {
-  leads: Record<string, number>;
-  subscribers: Record<string, number>;
-}
-
 export interface DashboardData {
   /** Every subscriber record, whatever its status. */
   subscriberTotal: number;
   subscriberStatus: SubscriberStatusCounts;
   leadTotal: number;
-  subscriberDaily: DailyCounts;
-  confirmationDaily: DailyCounts;
-  leadDaily: DailyCounts;
   outbox: { pending: number; dead: number };
-  campaignCounts: CampaignCounts;
   /** Newest first. */
   subscribers: Subscriber[];
   /** The first page of the leads still `new`, newest first: what waits for an answer. */

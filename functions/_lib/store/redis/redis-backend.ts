@@ -38,7 +38,6 @@ apply = function(w)
   elseif op == 'append' then redis.call('RPUSH', key, w[3])
   elseif op == 'count' then
     if redis.call('HINCRBY', key, w[3], w[4]) <= 0 then redis.call('HDEL', key, w[3]) end
-    if w[5] then redis.call('EXPIRE', key, w[5]) end
   elseif op == 'distinct' then
     -- A set's time to live is set when it is made (PFADD answers 1 for a new key): an EXPIRE at
     -- every view would double what a view costs, and Upstash bills each command.
@@ -93,13 +92,7 @@ function encoded(write: Write): Encoded {
     case 'append':
       return ['append', write.key, write.member];
     case 'count':
-      return [
-        'count',
-        write.key,
-        write.field,
-        String(write.by),
-        ...(write.ttlSeconds ? [String(write.ttlSeconds)] : []),
-      ];
+      return ['count', write.key, write.field, String(write.by)];
     case 'distinct':
       return ['distinct', write.key, write.member, String(write.ttlSeconds)];
     case 'bounded':

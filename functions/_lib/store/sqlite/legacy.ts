@@ -2,10 +2,13 @@
 /**
  * Brings a database of the earlier layout (a table per concern: subscribers, leads, outbox …,
  * versions 0 to 3 in PRAGMA user_version) into the backend's tables, in the caller's
- * transaction, then drops the old tables. Records, counts, sessions and the outbox keep what
- * they held, under the keys the store uses (../keys.ts).
+ * transaction, then drops the old tables. Records, the honeypot's and the proof of work's counts,
+ * sessions and the outbox keep what they held, under the keys the store uses (../keys.ts).
+ *
+ * Its counts per day and form, and per campaign, are not copied: the admin page counts those from
+ * the records now (admin/daily-figures.ts, visits/range-report.ts), and reads no counter of them.
+ * A database migrated before still holds such counters; they are left there, unread.
  */
-import { NO_CAMPAIGN } from '../counting';
 import { KEYS } from '../keys';
 import type { Database } from './database';
 
@@ -87,13 +90,14 @@ export const LEGACY_MIGRATIONS = [
    -- Consent and attribution as JSON (records.ts Consent, Attribution).
    ALTER TABLE subscribers ADD COLUMN consent TEXT;
    ALTER TABLE subscribers ADD COLUMN attribution TEXT;
-   ALTER TABLE subscribers ADD COLUMN campaign TEXT NOT NULL DEFAULT '${NO_CAMPAIGN}	${NO_CAMPAIGN}	${NO_CAMPAIGN}';
+   -- The campaign a record was counted under; nothing reads it now.
+   ALTER TABLE subscribers ADD COLUMN campaign TEXT NOT NULL DEFAULT '';
    -- When the last confirmation e-mail was queued (ms); unused since confirmations are throttled as any entry (outbox_throttle).
    ALTER TABLE subscribers ADD COLUMN confirmation_sent_at INTEGER;
    CREATE INDEX subscribers_by_status ON subscribers (status);
    ALTER TABLE leads ADD COLUMN page TEXT;
    ALTER TABLE leads ADD COLUMN attribution TEXT;
-   ALTER TABLE leads ADD COLUMN campaign TEXT NOT NULL DEFAULT '${NO_CAMPAIGN}	${NO_CAMPAIGN}	${NO_CAMPAIGN}';`,
+   ALTER TABLE leads ADD COLUMN campaign TEXT NOT NULL DEFAULT '';`,
   `-- 1 while a lead is held as spam: kept, but listed and counted only by the Spam section.
    ALTER TABLE leads ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
    -- The spam mark (SpamMark) and the content check's verdict (ContentCheck), as JSON.
@@ -140,10 +144,6 @@ INSERT OR REPLACE INTO idx (name, member, score)
 INSERT OR REPLACE INTO idx (name, member, score)
   SELECT CASE status WHEN 'pending' THEN '${KEYS.subscribersPending}' ELSE '${KEYS.subscribersUnsubscribed}' END,
     email, ${ms('created_at')} FROM subscribers WHERE status IN ('pending', 'unsubscribed');
-INSERT INTO counters (name, field, value) SELECT '${KEYS.daily('subscribers', '')}' || day, first_source, count(*)
-  FROM subscribers GROUP BY day, first_source;
-INSERT INTO counters (name, field, value) SELECT '${KEYS.campaigns('subscribers')}', campaign, count(*)
-  FROM subscribers GROUP BY campaign;
 
 INSERT OR REPLACE INTO kv (key, value)
   SELECT '${KEYS.lead('')}' || id, ${object(
@@ -162,12 +162,6 @@ INSERT OR REPLACE INTO kv (key, value)
   )} FROM leads;
 INSERT OR REPLACE INTO idx (name, member, score)
   SELECT CASE held WHEN 1 THEN '${KEYS.leadsHeld}' ELSE '${KEYS.leadsByCreated}' END, id, ${ms('created_at')} FROM leads;
-INSERT INTO counters (name, field, value) SELECT '${KEYS.daily('leads', '')}' || day, source, count(*)
-  FROM leads WHERE held = 0 GROUP BY day, source;
-INSERT INTO counters (name, field, value) SELECT '${KEYS.campaigns('leads')}', campaign, count(*)
-  FROM leads WHERE held = 0 GROUP BY campaign;
-INSERT INTO counters (name, field, value) SELECT '${KEYS.daily('confirmations', '')}' || day, source, count(*)
-  FROM confirmations GROUP BY day, source;
 INSERT INTO counters (name, field, value) SELECT '${KEYS.honeypot}', endpoint, count FROM honeypot WHERE count > 0;
 INSERT INTO counters (name, field, value)
   SELECT '${KEYS.challengeFailures}', endpoint, count FROM challenge_failures WHERE count > 0;

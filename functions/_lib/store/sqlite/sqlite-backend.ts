@@ -27,6 +27,19 @@ const valueOf = (database: Database, key: string, now: number) =>
 const lengthOf = (database: Database, key: string) =>
   integer(database.get('SELECT count(*) AS length FROM lists WHERE name = ?', key), 'length');
 
+/** Adds `by` to a counter, which lives until `expiresAt` (ms; null: for good); one at 0 or less goes. */
+function addToCounter(database: Database, key: string, field: string, by: number, expiresAt: number | null): void {
+  database.run(
+    `INSERT INTO counters (name, field, value, expires_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (name, field) DO UPDATE SET value = value + excluded.value, expires_at = excluded.expires_at`,
+    key,
+    field,
+    by,
+    expiresAt,
+  );
+  database.run('DELETE FROM counters WHERE name = ? AND field = ? AND value <= 0', key, field);
+}
+
 /** Applies one write inside the caller's transaction. */
 function apply(database: Database, write: Write, now: number): void {
   const run = (sql: string, ...params: SQLInputValue[]) => database.run(sql, ...params);
@@ -63,19 +76,9 @@ function apply(database: Database, write: Write, now: number): void {
         write.member,
       );
       return;
-    case 'count': {
-      const expiresAt = write.ttlSeconds ? now + write.ttlSeconds * 1000 : null;
-      run(
-        `INSERT INTO counters (name, field, value, expires_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (name, field) DO UPDATE SET value = value + excluded.value, expires_at = excluded.expires_at`,
-        write.key,
-        write.field,
-        write.by,
-        expiresAt,
-      );
-      run('DELETE FROM counters WHERE name = ? AND field = ? AND value <= 0', write.key, write.field);
+    case 'count':
+      addToCounter(database, write.key, write.field, write.by, null);
       return;
-    }
     case 'distinct':
       run(
         `INSERT INTO distinct_members (name, member, expires_at) VALUES (?, ?, ?)
@@ -100,7 +103,7 @@ function apply(database: Database, write: Write, now: number): void {
         'size',
       );
       const field = write.field === other || known(write.field) || others < write.cap ? write.field : other;
-      apply(database, { op: 'count', key, field, by: 1, ttlSeconds: write.ttlSeconds }, now);
+      addToCounter(database, key, field, 1, now + write.ttlSeconds * 1000);
       if (write.member !== undefined)
         apply(
           database,
