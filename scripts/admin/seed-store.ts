@@ -8,11 +8,15 @@
  *
  *   npm run seed -- --subscribers 10000 --leads 10000
  *   npm run seed -- --subscribers 1000 --leads 1000 --campaigns 30
+ *   npm run seed -- --subscribers 300 --leads 300 --worked --visit-days 30
+ *
+ * `--worked` gives the leads companies, messages and statuses (all but the newest tenth marked);
+ * `--visit-days n` counts views on each of the last n days.
  */
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Attribution } from '../../src/shared/records.ts';
+import type { Attribution, LeadStatus } from '../../src/shared/records.ts';
 import type * as StoreModule from '../../functions/_lib/store/get-store.ts';
 import { importBundled } from '../harness/functions.ts';
 import { PROJECT_ROOT } from '../harness/project.ts';
@@ -80,6 +84,31 @@ const moreCampaigns = (count: number): Attribution[] =>
     utm_campaign: `campaign-${index + 1}`,
   }));
 const LEAD_PAGES: Record<string, string> = { contact_form: '/contact', zoho_guide: '/zoho' };
+const COMPANIES = ['Harbour Dental', 'Pennine Lettings', 'Northern Joinery', 'Calder Accountants', 'Mill Street Cafe'];
+const MESSAGES = [
+  'We re-key every invoice from email into Xero. Could you automate that?',
+  'Looking to move our bookings from spreadsheets to something that sends reminders.',
+  'Interested in the Zoho and Google Workspace guide for a team of twelve.',
+  'Our onboarding is forty manual steps. Can we talk about automating half of them?',
+];
+/**
+ * Where the owner is with the seeded leads of a worked desk, older ones first: of every 20, the
+ * newest stay New, and the rest are replied to, booked, won or lost.
+ */
+const WORKED: (LeadStatus | undefined)[] = [
+  ...(['replied', 'replied', 'replied', 'replied', 'replied', 'booked', 'booked', 'won', 'won', 'won'] as const),
+  ...(['lost', 'lost', 'lost', 'lost', 'replied', 'won', 'booked', 'lost', 'replied', 'lost'] as const),
+];
+/** Pages of the build that visits land on, the first ones most. */
+const VISITED = ['/', '/zoho', '/contact', '/sectors/saas', '/blog/what-to-automate-first', '/mini-apps'];
+const TRAFFIC = [
+  { source: 'Direct' },
+  { source: 'www.google.com' },
+  { source: 'linkedin', campaign: 'spring-launch' },
+  { source: 'newsletter', campaign: 'november-issue' },
+  { source: 'google', campaign: 'zoho-workflows' },
+];
+const DEVICES = ['phone', 'desktop', 'desktop', 'phone', 'tablet'] as const;
 const SUBSCRIBER_PAGES = ['/', '/blog/what-to-automate-first'];
 
 const pick = <T>(list: T[], index: number): T => list[index % list.length] as T;
@@ -88,12 +117,18 @@ export async function seedStore({
   subscribers,
   leads,
   campaigns = 3,
+  worked = false,
+  visitDays = 0,
   env = process.env,
 }: {
   subscribers: number;
   leads: number;
   /** How many campaigns the records arrive from (at least the three above). */
   campaigns?: number;
+  /** Leads as an owner has worked them: companies, messages, and statuses on all but the newest. */
+  worked?: boolean;
+  /** Views on each of the last this many days (up to today, UTC), for the Visits figures. */
+  visitDays?: number;
   env?: NodeJS.ProcessEnv;
 }) {
   const origins = [...ORIGINS, ...moreCampaigns(campaigns - 3)];
@@ -143,7 +178,8 @@ export async function seedStore({
             name,
             email: `lead-${index}@example.com`,
             source,
-            notes: `Seeded lead ${index}: wants to automate invoicing.`,
+            notes: worked ? pick(MESSAGES, index) : `Seeded lead ${index}: wants to automate invoicing.`,
+            ...(worked ? { company: pick(COMPANIES, index * 3) } : {}),
             page: LEAD_PAGES[source],
             attribution: pick(origins, index),
           },
@@ -151,7 +187,38 @@ export async function seedStore({
         ),
       );
     }
-    await Promise.all(batch);
+    const created = await Promise.all(batch);
+    if (worked) {
+      // The newest tenth of the leads is still New, as a desk worked every few days leaves it.
+      const marked = created.filter((_, offset) => start + offset < leads * 0.9);
+      await Promise.all(
+        marked.map((result, offset) => {
+          const status = pick(WORKED, start + offset);
+          return status && backend.store.updateLead(result.record.id, { status }, new Date(now));
+        }),
+      );
+    }
+  }
+  for (let back = visitDays - 1; back >= 0; back -= 1) {
+    const day = new Date(now - back * DAY_MS).toISOString().slice(0, 10);
+    // Forty to eighty visitors a day, each seeing one to three pages.
+    const visitors = 40 + ((back * 37) % 41);
+    const views = [];
+    for (let visitor = 0; visitor < visitors; visitor += 1) {
+      const traffic = pick(TRAFFIC, visitor * 7 + back);
+      for (let page = 0; page <= visitor % 3; page += 1)
+        views.push(
+          backend.store.recordView({
+            day,
+            visitor: `seed-${day}-${visitor}`,
+            path: pick(VISITED, visitor + page * 2),
+            source: traffic.source,
+            campaign: traffic.campaign,
+            device: pick([...DEVICES], visitor),
+          }),
+        );
+    }
+    await Promise.all(views);
   }
   return backend.kind;
 }
@@ -162,6 +229,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       subscribers: { type: 'string', default: '10000' },
       leads: { type: 'string', default: '10000' },
       campaigns: { type: 'string', default: '3' },
+      worked: { type: 'boolean', default: false },
+      'visit-days': { type: 'string', default: '0' },
     },
   });
   try {
@@ -174,6 +243,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     subscribers: Number(values.subscribers),
     leads: Number(values.leads),
     campaigns: Number(values.campaigns),
+    worked: values.worked,
+    visitDays: Number(values['visit-days']),
   });
   console.log(
     `Seeded ${values.subscribers} subscribers and ${values.leads} leads into the ${kind} store in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
