@@ -4,6 +4,7 @@ import {
   ADMIN_HEADERS,
   adminConfig,
   LOGIN_WINDOW_SECONDS,
+  loginClient,
   MAX_LOGIN_ATTEMPTS,
   NOT_CONFIGURED,
   requireSameOrigin,
@@ -40,12 +41,13 @@ export default endpoint({ name: 'admin-login', headers: ADMIN_HEADERS }, async (
   // arrive at once, only the first MAX_LOGIN_ATTEMPTS of a window are checked, and the rest are
   // refused even with the right password. If the count cannot be made in time, the store throws
   // and the login is refused (503), never let through.
-  const attempts = await store.countLoginAttempt(client, LOGIN_WINDOW_SECONDS, now);
+  const attemptsOf = loginClient(config.secret, client);
+  const attempts = await store.countLoginAttempt(attemptsOf, LOGIN_WINDOW_SECONDS, now);
   if (attempts.count > MAX_LOGIN_ATTEMPTS) return tooManyRequests('failed attempts', attempts.resetAt, now.getTime());
   if (!(await config.checkPassword(password))) return errorResponse(401, 'Invalid password');
 
   // The right password: the attempts before it no longer count against this client.
-  await store.clearLoginAttempts(client);
+  await store.clearLoginAttempts(attemptsOf);
 
   const sessionId = newSessionId();
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000);

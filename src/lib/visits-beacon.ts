@@ -1,24 +1,43 @@
 /**
  * The page's view, reported for the Visits figures (POST /api/visits): once the page has loaded
  * and its largest paint is on screen, one beacon with the path, the referring site and the
- * campaign in the address. Nothing is kept in the browser; the server counts the view under a
- * hash it cannot turn back into a person.
+ * campaign in the address; nothing at all when the reader asked not to be followed. Nothing is
+ * kept in the browser; the server counts the view under a hash it cannot turn back into a person.
  */
-import { VISITS_PATH } from '../shared/pages';
+import { UNCOUNTED_PATH, VISITS_PATH } from '../shared/pages';
+import type { VisitsRequest } from '../shared/schemas';
 import { firstTouch } from './attribution';
 
-/** Pages the owner reads, never counted; tools that drive the browser (WebDriver) are not people. */
-const skipped = () => location.pathname.startsWith('/admin') || navigator.webdriver;
+/** What the script reads of the browser: Navigator, plus Global Privacy Control, which TypeScript's DOM types lack. */
+export type Reader = Pick<Navigator, 'webdriver' | 'doNotTrack'> & { globalPrivacyControl?: boolean };
 
-function send(): void {
-  const touch = firstTouch(new URL(location.href), document.referrer);
-  const body = JSON.stringify({
-    path: location.pathname,
+/**
+ * Whether the page at `path` reports its view: not the owner's pages (UNCOUNTED_PATH, the
+ * function's own rule), not a browser a tool drives (WebDriver), and nothing at all when the reader
+ * asked not to be followed (Global Privacy Control, Do Not Track): the server would not count it,
+ * and sending it would already be the following they declined.
+ */
+export function reportsView(path: string, reader: Reader): boolean {
+  if (reader.globalPrivacyControl === true || reader.doNotTrack === '1') return false;
+  return !reader.webdriver && !UNCOUNTED_PATH.test(path);
+}
+
+/**
+ * The view as POST /api/visits takes it (`VisitsRequest`, which refuses any other field): the path,
+ * the referring site and the campaign; no `utm_medium`, which the Visits figures do not keep.
+ */
+export function viewOf(url: URL, referrer: string): VisitsRequest {
+  const touch = firstTouch(url, referrer);
+  return {
+    path: url.pathname,
     referrer: touch.referrer,
     utm_source: touch.utm_source,
-    utm_medium: touch.utm_medium,
     utm_campaign: touch.utm_campaign,
-  });
+  };
+}
+
+function send(): void {
+  const body = JSON.stringify(viewOf(new URL(location.href), document.referrer));
   // A string goes as text/plain: no preflight. A browser that queues no beacon sends nothing.
   navigator.sendBeacon?.(VISITS_PATH, body);
 }
@@ -41,7 +60,7 @@ function afterPaint(): void {
 }
 
 export function sendVisitsBeacon(): void {
-  if (skipped()) return;
+  if (!reportsView(location.pathname, navigator)) return;
   if (document.readyState === 'complete') afterPaint();
   else addEventListener('load', afterPaint, { once: true });
 }

@@ -267,20 +267,30 @@ export interface ApiData {
 }
 
 /**
- * A page's own figures over a range; `leads`, `won` and `subscribers` counted by the landing page
- * of their first touch.
+ * What the people of a page, source or campaign did, counted from their own records by their
+ * first touch, and the visitors counted beside them.
  */
-export interface VisitPageRow {
-  /** A page of the build (`/sectors/restaurant`), or `other` for every path that is not one. */
-  path: string;
+export interface VisitOutcomes {
   visitors: number;
-  pageviews: number;
-  /** Visits that began on this page. */
-  entries: number;
   leads: number;
+  /**
+   * Of `leads`, those that came on or after `countedFrom`: the only ones a conversion rate divides
+   * by `visitors` (conversionOf in src/shared/visits-conversion.ts). The rest came on days on which
+   * no visit was counted (before counting began, say), and have no visitors to be divided by.
+   */
+  measuredLeads: number;
   /** Of `leads`, those whose status is now `won`. */
   won: number;
   subscribers: number;
+}
+
+/** A page's own figures over a range, its leads and subscribers counted by the landing page of their first touch. */
+export interface VisitPageRow extends VisitOutcomes {
+  /** A page of the build (`/sectors/restaurant`), or `other` for every path that is not one. */
+  path: string;
+  pageviews: number;
+  /** Visits that began on this page. */
+  entries: number;
 }
 
 /**
@@ -293,16 +303,26 @@ export interface VisitPageRow {
 export interface VisitsReport {
   from: string;
   to: string;
+  /**
+   * The first day of the range on which any visit was counted, absent when none was. Leads of
+   * earlier days are counted but not in `measuredLeads`: dividing them by visitors counted later
+   * gave rates over 100 %.
+   */
+  countedFrom?: string;
   /** `won`: of the range's leads, those whose status is now `won`; `subscribers`: confirmed in the range. */
-  totals: { visitors: number; pageviews: number; leads: number; won: number; subscribers: number };
+  totals: VisitOutcomes & { pageviews: number };
   /** Every day of the range, oldest first, zeros included. */
   days: { date: string; visitors: number; pageviews: number }[];
   /** Most visitors first. */
   pages: VisitPageRow[];
-  /** `utm_source`, else the referring host without `www.`, else `Direct`; most visitors first. */
-  sources: { source: string; visitors: number; leads: number; won: number; subscribers: number }[];
-  /** `utm_campaign`; visits without one are left out. Most visitors first. */
-  campaigns: { campaign: string; visitors: number; leads: number; won: number; subscribers: number }[];
+  /**
+   * `utm_source`, else the referring host without `www.`, else `Direct`, with one name for each
+   * site known under several (`Google`, `LinkedIn`, `E-mail`: functions/_lib/visits/source-names.ts),
+   * and `(other)` for a value that is not a short name; most visitors first.
+   */
+  sources: (VisitOutcomes & { source: string })[];
+  /** `utm_campaign`, `(other)` for one that is not a short name; visits without one are left out. Most visitors first. */
+  campaigns: (VisitOutcomes & { campaign: string })[];
   /** `phone`, `tablet` or `desktop`; most visitors first. */
   devices: { device: string; visitors: number }[];
 }

@@ -32,5 +32,9 @@ export const VISITS_PATH = '/api/visits';
 /** The build's list of the pages whose views are counted under their own path (dist/COUNTED_PAGES_FILE). */
 export const COUNTED_PAGES_FILE = 'counted-pages.json';
 
-/** Pages never counted: the owner's own. */
+/**
+ * Pages never counted: the owner's own, `/admin` and what lies under it (not `/administration`).
+ * The one rule: the page's script sends no view from them (src/lib/visits-beacon.ts), the function
+ * counts none it is sent (functions/_lib/visits/counting-rules.ts), the build lists none.
+ */
 export const UNCOUNTED_PATH = /^\/admin(\/|$)/;

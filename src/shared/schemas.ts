@@ -228,7 +228,9 @@ const HostName = z
 /**
  * A view the page's own script reports (POST /api/visits, VISITS_PATH): the page, the site
  * that linked to it and the campaign in its address. Nothing else: who sent it is a hash the
- * function makes and forgets, and the device class comes from the user agent on the server.
+ * function makes and forgets, and the device class comes from the user agent on the server. No
+ * `utm_medium` either: the Visits figures have no medium, and a field sent only to be dropped
+ * would pretend otherwise (the forms' Attribution keeps it, for the leads).
  */
 export const VisitsRequest = z.strictObject(
   {
@@ -240,8 +242,15 @@ export const VisitsRequest = z.strictObject(
     /** The host of `document.referrer` when another site linked here. */
     referrer: HostName.optional(),
     utm_source: UtmValue.optional(),
-    utm_medium: UtmValue.optional(),
     utm_campaign: UtmValue.optional(),
+    /**
+     * Sent by pages built before the script stopped sending it (a tab opened before a deploy), and
+     * dropped: the figures keep no medium, so the view counts as if it had not been sent.
+     */
+    utm_medium: z
+      .unknown()
+      .transform(() => undefined)
+      .optional(),
   },
   {
     error: (issue) =>

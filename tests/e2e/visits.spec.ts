@@ -2,8 +2,9 @@
  * The owner's visits figures, as the page's own script reports them: a browser a person could be
  * using (no WebDriver flag), with a context for each reader and its own user agent, reads pages
  * from a campaign and from LinkedIn; the script's beacons are counted, a lead converts, the Visits
- * section shows it, and no reader holds a cookie or a localStorage key. What the server decides of
- * a view it is sent (crawlers, Sec-GPC, Do Not Track, one visitor per hash) is checked without a
+ * section shows it, and no reader holds a cookie or a localStorage key; a reader whose browser
+ * asks not to be followed sends no view at all. What the server decides of a view it is sent
+ * (crawlers, Sec-GPC, Do Not Track, other sites, one visitor per hash) is checked without a
  * browser, in tests/integration/visits.test.ts.
  */
 import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
@@ -32,6 +33,45 @@ async function read(page: Page, url: string, referer?: string) {
   const reported = page.waitForResponse((response) => response.url().endsWith('/api/visits'));
   await page.goto(url, referer ? { referer } : {});
   return (await reported).status();
+}
+
+declare global {
+  interface Window {
+    /** The bodies the page's script handed to navigator.sendBeacon (recordBeacons). */
+    visitsBeacons?: string[];
+  }
+}
+
+/**
+ * An init script: the browser's privacy signal as a person's settings would set it, and every
+ * beacon recorded instead of sent, so this test adds nothing to the figures the other one reads.
+ */
+function recordBeacons(signal: 'none' | 'Global Privacy Control' | 'Do Not Track') {
+  if (signal === 'Global Privacy Control')
+    Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true });
+  if (signal === 'Do Not Track') Object.defineProperty(Navigator.prototype, 'doNotTrack', { get: () => '1' });
+  const beacons: string[] = [];
+  window.visitsBeacons = beacons;
+  navigator.sendBeacon = (_url, data) => {
+    beacons.push(String(data));
+    return true;
+  };
+}
+
+/**
+ * Waits until the page's script would have sent its view: the largest paint reported to an
+ * observer made after the script's, then a task queued after the one the script queues then.
+ */
+function pastItsReport(page: Page) {
+  return page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        new PerformanceObserver((_entries, observer) => {
+          observer.disconnect();
+          setTimeout(() => setTimeout(resolve));
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+      }),
+  );
 }
 
 async function report(page: Page): Promise<VisitsReport> {
@@ -74,11 +114,12 @@ test('visitors, campaigns and sources are counted without cookies, and a lead co
       campaign,
       visitors: 2,
       leads: 0,
+      measuredLeads: 0,
       won: 0,
       subscribers: 0,
     });
-    const linkedin = (report: VisitsReport) =>
-      report.sources.find((row) => row.source === 'linkedin.com')?.visitors ?? 0;
+    // www.linkedin.com counts under LinkedIn's one name (functions/_lib/visits/source-names.ts).
+    const linkedin = (report: VisitsReport) => report.sources.find((row) => row.source === 'LinkedIn')?.visitors ?? 0;
     expect(linkedin(after) - linkedin(before)).toBe(1);
 
     // One campaign visitor asks for the Zoho guide, on the page the campaign brought them to.
@@ -94,7 +135,11 @@ test('visitors, campaigns and sources are counted without cookies, and a lead co
     expect((await sent).status()).toBe(201);
 
     const converted = await report(page);
-    expect(converted.campaigns.find((row) => row.campaign === campaign)).toMatchObject({ visitors: 2, leads: 1 });
+    expect(converted.campaigns.find((row) => row.campaign === campaign)).toMatchObject({
+      visitors: 2,
+      leads: 1,
+      measuredLeads: 1,
+    });
 
     // The Visits section shows the campaign: 2 visitors, 1 lead, 50 %.
     await page.reload();
@@ -108,6 +153,26 @@ test('visitors, campaigns and sources are counted without cookies, and a lead co
       for (const opened of context.pages())
         expect(await opened.evaluate(() => Object.keys(localStorage)), 'no localStorage key').toEqual([]);
     }
+  } finally {
+    await browser.close();
+  }
+});
+
+test('a reader who asks not to be followed sends no view; anyone else sends one, without utm_medium', async () => {
+  const browser = await launchPersonal();
+  try {
+    const beaconsOf = async (signal: Parameters<typeof recordBeacons>[0]) => {
+      const context = await browser.newContext({ userAgent: LINKEDIN_READER, baseURL: e2eOrigin });
+      await context.addInitScript(recordBeacons, signal);
+      const page = await context.newPage();
+      await page.goto('/zoho?utm_source=newsletter&utm_medium=email&utm_campaign=e2e-signals');
+      await pastItsReport(page);
+      return page.evaluate(() => (window.visitsBeacons ?? []).map((body) => JSON.parse(body) as unknown));
+    };
+    // Without a signal the same wait sees the view: the wait is long enough to see one.
+    expect(await beaconsOf('none')).toEqual([{ path: '/zoho', utm_source: 'newsletter', utm_campaign: 'e2e-signals' }]);
+    expect(await beaconsOf('Global Privacy Control')).toEqual([]);
+    expect(await beaconsOf('Do Not Track')).toEqual([]);
   } finally {
     await browser.close();
   }

@@ -16,6 +16,7 @@ import adminSession from '../../functions/admin-session';
 import adminSpam from '../../functions/admin-spam';
 import adminSubscribers from '../../functions/admin-subscribers';
 import { hashPassword, SESSION_COOKIE, signSession } from '../../functions/_lib/admin/auth';
+import { loginClient } from '../../functions/_lib/admin/session';
 import { resetEnv } from '../../functions/_lib/platform/env';
 import { KEYS } from '../../functions/_lib/store/keys';
 import { DATABASE_FILE } from '../../functions/_lib/store/sqlite/database';
@@ -272,16 +273,32 @@ describe('login', () => {
 interface LockoutBackend {
   /** Points the handlers at this store (after the shared set-up above). */
   use(): Promise<void>;
-  /** Ends the client's current window in the store itself, as its expiry would. */
-  endWindow(client: string): Promise<void>;
+  /** Ends the current window of a client (its address) in the store itself, as its expiry would. */
+  endWindow(ip: string): Promise<void>;
+  /** Every key the store holds tallies under. */
+  tallyKeys(): Promise<string[]>;
 }
+
+/** The key of the attempts of a client's address, as the login handler counts them. */
+const attemptsKey = (ip: string) => KEYS.loginAttempts(loginClient(SECRET, ip));
 
 const embeddedLockout: LockoutBackend = {
   use: async () => undefined,
-  async endWindow(client) {
+  async endWindow(ip) {
     const db = new DatabaseSync(path.join(stores.folder(), DATABASE_FILE));
     try {
-      db.prepare('UPDATE tallies SET reset_at = ? WHERE key = ?').run(Date.now() - 1, KEYS.loginAttempts(client));
+      db.prepare('UPDATE tallies SET reset_at = ? WHERE key = ?').run(Date.now() - 1, attemptsKey(ip));
+    } finally {
+      db.close();
+    }
+  },
+  async tallyKeys() {
+    const db = new DatabaseSync(path.join(stores.folder(), DATABASE_FILE), { readOnly: true });
+    try {
+      return db
+        .prepare('SELECT key FROM tallies')
+        .all()
+        .map((row) => String(row.key));
     } finally {
       db.close();
     }
@@ -294,9 +311,10 @@ const upstashLockout: LockoutBackend = {
     addEnv(stores.env());
     await upstashClient().flushdb();
   },
-  async endWindow(client) {
-    await upstashClient().pexpireat(KEYS.loginAttempts(client), Date.now() - 1);
+  async endWindow(ip) {
+    await upstashClient().pexpireat(attemptsKey(ip), Date.now() - 1);
   },
+  tallyKeys: () => upstashClient().keys('*'),
 };
 
 describe.each([
@@ -317,6 +335,14 @@ describe.each([
     expect(right.cookie).toBeUndefined();
     await backend.endWindow(ip);
     expect((await login(PASSWORD, ip)).response.status).toBe(200);
+  });
+
+  test("a client's attempts are counted under a keyed hash of its address, never the address", async () => {
+    const ip = '198.51.100.79';
+    expect((await login('wrong password', ip)).response.status).toBe(401);
+    const keys = await backend.tallyKeys();
+    expect(keys).toContain(attemptsKey(ip));
+    expect(keys.filter((key) => key.includes(ip))).toEqual([]);
   });
 
   test('a successful login resets the count of its client', async () => {
@@ -669,12 +695,12 @@ describe('when the store fails, nobody is let in and nothing is shown', () => {
   test('a login whose attempt cannot be counted answers 503, even with the right password', async () => {
     const ip = '198.51.100.90';
     // The count's key holds a hash: the store answers, but counting fails (WRONGTYPE).
-    await upstashClient().hset(KEYS.loginAttempts(ip), { broken: '1' });
+    await upstashClient().hset(attemptsKey(ip), { broken: '1' });
     const refused = await login(PASSWORD, ip);
     expect(refused.response.status).toBe(503);
     expect(await refused.response.json()).toEqual(STORE_UNAVAILABLE);
     expect(refused.cookie).toBeUndefined();
-    await upstashClient().del(KEYS.loginAttempts(ip));
+    await upstashClient().del(attemptsKey(ip));
     expect((await login(PASSWORD, ip)).response.status).toBe(200);
   });
 

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { sqliteBackend } from '../../functions/_lib/store/sqlite/sqlite-backend';
 import { DATABASE_FILE, LAYOUT_VERSION } from '../../functions/_lib/store/sqlite/database';
+import { SALT_TTL_MS, VISITS_TTL_SECONDS } from '../../functions/_lib/store/visits';
 import { createSqliteStore, type SqliteStore } from '../support/stores';
 import { writeFirstGenericDatabase, writeLegacyDatabase } from '../support/legacy-database';
 
@@ -173,6 +174,9 @@ describe('loading', () => {
 
 describe('the layout', () => {
   const database = () => new DatabaseSync(path.join(folder, DATABASE_FILE));
+  /** What version 103 added: distinct_sets, and indexes to prune counters and tallies by. */
+  const WITHOUT_LAYOUT_103 =
+    'DROP INDEX distinct_sets_expiry; DROP TABLE distinct_sets; DROP INDEX counters_expiry; DROP INDEX tallies_expiry';
 
   /** The tables and indexes of a database, as SQLite keeps their definitions. */
   const layoutOf = (db: DatabaseSync) =>
@@ -192,6 +196,7 @@ describe('the layout', () => {
       expect(tables.map((table) => table.name)).toEqual([
         'counters',
         'distinct_members',
+        'distinct_sets',
         'idx',
         'kv',
         'lists',
@@ -275,7 +280,8 @@ describe('the layout', () => {
     await first.createLead({ name: 'Ada', email: 'ada@example.com', source: 'contact_form' }, new Date());
     first.close();
     const old = database();
-    old.exec('DROP INDEX distinct_members_expiry; DROP TABLE distinct_members; PRAGMA user_version = 101');
+    old.exec(`DROP INDEX distinct_members_expiry; DROP TABLE distinct_members; ${WITHOUT_LAYOUT_103};
+      PRAGMA user_version = 101`);
     old.close();
 
     const store = open();
@@ -286,6 +292,30 @@ describe('the layout', () => {
     await expectThisLayout();
   });
 
+  test('a database of the layout that kept every visitor hash (version 102) counts them still, and forgets them within two days', async () => {
+    const first = open();
+    await first.recordView({ day: '2026-11-20', visitor: 'v', path: '/', source: 'Direct', device: 'phone' });
+    first.close();
+    const old = database();
+    // As version 102 kept them: every member until its set expired, 25 months on.
+    old.exec(`${WITHOUT_LAYOUT_103}; UPDATE distinct_members SET expires_at = ${Date.now() + VISITS_TTL_SECONDS * 1000};
+      PRAGMA user_version = 102`);
+    old.close();
+
+    const store = open();
+    const [day] = await store.visitDays(['2026-11-20'], '2000-01-01');
+    expect(day).toMatchObject({ visitors: 1, pages: { '/': { views: 1, visitors: 1 } } });
+    store.close();
+    const db = database();
+    try {
+      const latest = db.prepare('SELECT max(expires_at) AS latest FROM distinct_members').get()?.latest;
+      expect(latest).toBeLessThanOrEqual(Date.now() + SALT_TTL_MS);
+    } finally {
+      db.close();
+    }
+    await expectThisLayout();
+  });
+
   test('expired marks are forgotten: later writes prune them', async () => {
     const store = open();
     const now = Date.now();
@@ -293,8 +323,9 @@ describe('the layout', () => {
       await store.createLead({ name: 'A', email: 'a@example.com', source: 'contact_form' }, new Date(now), {
         challenge: { id: `challenge-${index}`, expiresAt: new Date(now + 50) },
       });
-    // The clock moves past the marks' expiry instead of the test waiting for it.
-    vi.useFakeTimers({ toFake: ['Date'], now: now + 100 });
+    // The clock moves past the marks' expiry instead of the test waiting for it: 50 ms from when
+    // each was written (on a busy machine, well after `now`), so 100 ms from the last write.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 100 });
     try {
       await store.subscribe({ email: 'b@example.com', firstName: 'B', source: 'website_footer' }, new Date(), {
         challenge: { id: 'challenge-later', expiresAt: new Date(Date.now() + 180_000) },
@@ -310,5 +341,66 @@ describe('the layout', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('what has expired goes with the next write', () => {
+  const DAY = '2026-11-20';
+  const view = { day: DAY, visitor: 'v', path: '/', source: 'Direct', device: 'phone' } as const;
+
+  /** The rows a query finds in the folder's database. */
+  function rows(sql: string) {
+    const db = new DatabaseSync(path.join(folder, DATABASE_FILE), { readOnly: true });
+    try {
+      return db.prepare(sql).all();
+    } finally {
+      db.close();
+    }
+  }
+
+  /** Runs `work` with the clock `ms` ahead: the time passes without the test waiting for it. */
+  async function later<T>(ms: number, work: () => Promise<T>): Promise<T> {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + ms });
+    try {
+      return await work();
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  test('rate windows and login attempts, once their window is over', async () => {
+    const store = open();
+    await store.recordView(view, { client: 'client-hash', perMinute: 10, visitorsPerMinute: 5 });
+    await store.countLoginAttempt('login-hash', 15 * 60, new Date());
+    expect(rows('SELECT key FROM tallies')).not.toEqual([]);
+    await later(15 * 60_000 + 1, () => store.endAllSessions());
+    expect(rows('SELECT key FROM tallies')).toEqual([]);
+  });
+
+  test("a day's visitor hashes, once its salt has gone; its figures still count them", async () => {
+    const store = open();
+    for (const visitor of ['a', 'b', 'c']) await store.recordView({ ...view, visitor, source: 'linkedin.com' });
+    expect(rows("SELECT member FROM distinct_members WHERE member = 'a'")).toHaveLength(4);
+    const [day] = await later(SALT_TTL_MS + 1, async () => {
+      await store.endAllSessions();
+      return store.visitDays([DAY], '2000-01-01');
+    });
+    expect(rows('SELECT member FROM distinct_members')).toEqual([]);
+    expect(day).toMatchObject({
+      visitors: 3,
+      pages: { '/': { views: 3, visitors: 3 } },
+      sources: { 'linkedin.com': { views: 3, visitors: 3 } },
+      devices: { phone: { views: 3, visitors: 3 } },
+    });
+  });
+
+  test("a day's tables and sets, once its 25 months are over", async () => {
+    const store = open();
+    await store.recordView(view);
+    expect(rows('SELECT name FROM counters')).not.toEqual([]);
+    await later(VISITS_TTL_SECONDS * 1000 + 1, () => store.endAllSessions());
+    expect(rows('SELECT name FROM counters')).toEqual([]);
+    expect(rows('SELECT name FROM distinct_sets')).toEqual([]);
+    expect(rows("SELECT key FROM kv WHERE key LIKE 'visits:%'")).toEqual([]);
   });
 });

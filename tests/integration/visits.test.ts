@@ -8,10 +8,12 @@ import adminOverview from '../../functions/admin-overview';
 import adminVisits from '../../functions/admin-visits';
 import visitsCreate from '../../functions/visits-create';
 import { resetEnv } from '../../functions/_lib/platform/env';
-import { VISIT_CAPS } from '../../functions/_lib/store/visits';
+import { VISIT_CAPS, VISITS_TTL_SECONDS } from '../../functions/_lib/store/visits';
+import { addDays, dayIn, LONGEST_RANGE_DAYS } from '../../functions/_lib/visits/calendar-days';
 import type { VisitsReport } from '../../src/shared/api-responses';
 import type { Attribution } from '../../src/shared/records';
-import { call, logIn } from '../support/admin-calls';
+import { conversionOf } from '../../src/shared/visits-conversion';
+import { call, logIn, ORIGIN } from '../support/admin-calls';
 import { useBuildFiles } from '../support/build-files';
 import { setEnv, useStores } from '../support/store-setup';
 import type { Store } from '../support/stores';
@@ -24,18 +26,42 @@ const WINDOWS =
 const ANDROID_TABLET =
   'Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const HEADLESS =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/142.0.0.0 Safari/537.36';
+/** What a browser sends along with a beacon from one of the site's own pages. */
+const SAME_ORIGIN = { origin: ORIGIN, 'sec-fetch-site': 'same-origin' };
 
 useBuildFiles();
 const stores = useStores();
 
-/** A view as the page's script sends it (sendBeacon: a string, so text/plain). */
-function view(body: unknown, { agent = WINDOWS, ip = '203.0.113.7', headers = {} as Record<string, string> } = {}) {
+interface ViewOptions {
+  /** The user agent; null sends none. */
+  agent?: string | null;
+  ip?: string;
+  /** Instead of SAME_ORIGIN. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * A view as the page's script sends it (sendBeacon: a string, so text/plain, from the site's own
+ * page); `headers` replace SAME_ORIGIN, and an `agent` of null sends no user agent.
+ */
+function view(body: unknown, { agent = WINDOWS, ip = '203.0.113.7', headers = SAME_ORIGIN }: ViewOptions = {}) {
   return call(visitsCreate, '/api/visits', {
     method: 'POST',
-    headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': agent, ...headers },
+    headers: {
+      'content-type': 'text/plain;charset=UTF-8',
+      ...(agent === null ? {} : { 'user-agent': agent }),
+      ...headers,
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
     ip,
   });
+}
+
+/** All a client learns from an answer. */
+async function answerOf(response: Response) {
+  return { status: response.status, headers: [...response.headers], body: await response.text() };
 }
 
 async function report(cookie: string, query = '') {
@@ -54,7 +80,7 @@ describe.each(stores.backends)('visits on %s', (_name, backend) => {
   });
 
   test('three campaign visitors, one from LinkedIn, and neither the crawler nor GPC counted; a lead converts', async () => {
-    const campaign = { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'autumn-offer' };
+    const campaign = { utm_source: 'newsletter', utm_campaign: 'autumn-offer' };
     const visitors = [
       { agent: IPHONE, ip: '198.51.100.1' },
       { agent: WINDOWS, ip: '198.51.100.2' },
@@ -65,8 +91,9 @@ describe.each(stores.backends)('visits on %s', (_name, backend) => {
       expect((await view({ path: '/sectors' }, visitor)).status).toBe(202);
     }
     expect((await view({ path: '/blog', referrer: 'www.linkedin.com' }, { ip: '198.51.100.4' })).status).toBe(202);
-    expect((await view({ path: '/blog' }, { agent: GOOGLEBOT, ip: '66.249.66.1' })).status).toBe(204);
-    expect((await view({ path: '/blog' }, { ip: '198.51.100.5', headers: { 'sec-gpc': '1' } })).status).toBe(204);
+    expect((await view({ path: '/blog' }, { agent: GOOGLEBOT, ip: '66.249.66.1' })).status).toBe(202);
+    const gpc = { ...SAME_ORIGIN, 'sec-gpc': '1' };
+    expect((await view({ path: '/blog' }, { ip: '198.51.100.5', headers: gpc })).status).toBe(202);
 
     await store.createLead(
       {
@@ -74,7 +101,11 @@ describe.each(stores.backends)('visits on %s', (_name, backend) => {
         email: 'ada@example.com',
         source: 'zoho_guide',
         page: '/zoho',
-        attribution: { landingPage: '/zoho?utm_source=newsletter&utm_campaign=autumn-offer', ...campaign },
+        attribution: {
+          landingPage: '/zoho?utm_source=newsletter&utm_medium=email&utm_campaign=autumn-offer',
+          utm_medium: 'email',
+          ...campaign,
+        },
       },
       new Date(),
     );
@@ -82,11 +113,14 @@ describe.each(stores.backends)('visits on %s', (_name, backend) => {
     const cookie = await logIn(PASSWORD);
     const { status, body } = await report(cookie);
     expect(status).toBe(200);
-    expect(body.totals).toEqual({ visitors: 4, pageviews: 7, leads: 1, won: 0, subscribers: 0 });
-    expect(body.campaigns).toEqual([{ campaign: 'autumn-offer', visitors: 3, leads: 1, won: 0, subscribers: 0 }]);
+    expect(body.totals).toEqual({ visitors: 4, pageviews: 7, leads: 1, measuredLeads: 1, won: 0, subscribers: 0 });
+    const outcomes = { won: 0, subscribers: 0 };
+    expect(body.campaigns).toEqual([
+      { campaign: 'autumn-offer', visitors: 3, leads: 1, measuredLeads: 1, ...outcomes },
+    ]);
     expect(body.sources).toEqual([
-      { source: 'newsletter', visitors: 3, leads: 1, won: 0, subscribers: 0 },
-      { source: 'linkedin.com', visitors: 1, leads: 0, won: 0, subscribers: 0 },
+      { source: 'E-mail', visitors: 3, leads: 1, measuredLeads: 1, ...outcomes },
+      { source: 'LinkedIn', visitors: 1, leads: 0, measuredLeads: 0, ...outcomes },
     ]);
     expect(body.pages.find((page) => page.path === '/zoho')).toEqual({
       path: '/zoho',
@@ -94,6 +128,7 @@ describe.each(stores.backends)('visits on %s', (_name, backend) => {
       pageviews: 3,
       entries: 3,
       leads: 1,
+      measuredLeads: 1,
       won: 0,
       subscribers: 0,
     });
@@ -134,11 +169,15 @@ describe.each(stores.backends)('visits on %s', (_name, backend) => {
       expect(await store.updateLead(id, { status }, marked)).toMatchObject({ status });
 
     const { body } = await report(await logIn(PASSWORD));
-    expect(body.totals).toEqual({ visitors: 0, pageviews: 0, leads: 6, won: 2, subscribers: 0 });
-    expect(body.campaigns).toEqual([{ campaign: 'autumn-offer', visitors: 0, leads: 2, won: 1, subscribers: 0 }]);
+    // No visit counted: the leads are counted, and none is measured against visits.
+    expect(body.totals).toEqual({ visitors: 0, pageviews: 0, leads: 6, measuredLeads: 0, won: 2, subscribers: 0 });
+    expect(body.countedFrom).toBeUndefined();
+    expect(body.campaigns).toEqual([
+      { campaign: 'autumn-offer', visitors: 0, leads: 2, measuredLeads: 0, won: 1, subscribers: 0 },
+    ]);
     expect(Object.fromEntries(body.sources.map((row) => [row.source, { leads: row.leads, won: row.won }]))).toEqual({
-      newsletter: { leads: 2, won: 1 },
-      'linkedin.com': { leads: 2, won: 0 },
+      'E-mail': { leads: 2, won: 1 },
+      LinkedIn: { leads: 2, won: 0 },
       Direct: { leads: 2, won: 1 },
     });
     expect(Object.fromEntries(body.pages.map((row) => [row.path, { leads: row.leads, won: row.won }]))).toEqual({
@@ -146,6 +185,140 @@ describe.each(stores.backends)('visits on %s', (_name, backend) => {
       '/blog': { leads: 2, won: 0 },
       '/sectors': { leads: 2, won: 1 },
     });
+  });
+
+  test('a source or campaign that is not a short name is counted as (other), for visits and leads alike', async () => {
+    const lure = {
+      utm_source: 'Visit https://evil.example/login to fix your site',
+      utm_campaign: 'evil.example/login',
+    };
+    expect((await view({ path: '/zoho', ...lure }, { ip: '198.51.100.20' })).status).toBe(202);
+    await store.createLead(
+      { name: 'Ada', email: 'ada@example.com', source: 'contact_form', attribution: { landingPage: '/zoho', ...lure } },
+      new Date(),
+    );
+    const { body } = await report(await logIn(PASSWORD));
+    const outcomes = { visitors: 1, leads: 1, measuredLeads: 1, won: 0, subscribers: 0 };
+    expect(body.sources).toEqual([{ source: '(other)', ...outcomes }]);
+    expect(body.campaigns).toEqual([{ campaign: '(other)', ...outcomes }]);
+    expect(JSON.stringify(body)).not.toContain('evil');
+  });
+
+  test('one site under several names is one source, for visits, leads and days counted before', async () => {
+    const today = dayIn(new Date(), 'UTC');
+    // A day counted before sources had one name each: read under today's names.
+    await store.recordView({
+      day: addDays(today, -1),
+      visitor: 'yesterday',
+      path: '/',
+      source: 'linkedin.com',
+      device: 'desktop',
+    });
+    const arrivals = [
+      { referrer: 'www.google.co.uk' },
+      { referrer: 'google.com' },
+      { utm_source: 'google' },
+      { referrer: 'www.linkedin.com' },
+      { referrer: 'lnkd.in' },
+    ];
+    for (const [index, arrival] of arrivals.entries())
+      expect((await view({ path: '/', ...arrival }, { ip: `198.51.100.${30 + index}` })).status).toBe(202);
+    await store.createLead(
+      {
+        name: 'Grace',
+        email: 'grace@example.com',
+        source: 'contact_form',
+        attribution: { landingPage: '/', referrer: 'lnkd.in' },
+      },
+      new Date(),
+    );
+    const { body } = await report(await logIn(PASSWORD));
+    expect(Object.fromEntries(body.sources.map((row) => [row.source, [row.visitors, row.leads]]))).toEqual({
+      Google: [3, 0],
+      LinkedIn: [3, 1],
+    });
+  });
+
+  test('leads of days before the first counted visit are counted, and left out of the rates', async () => {
+    const today = dayIn(new Date(), 'UTC');
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+    const lead = (name: string, at: Date) =>
+      store.createLead(
+        { name, email: `${name.toLowerCase()}@example.com`, source: 'contact_form', attribution: { landingPage: '/' } },
+        at,
+      );
+    // Leads before visits were counted: each day of them, 12 in all, from no visitor.
+    for (let day = 12; day > 6; day -= 1) {
+      await lead(`Early${day}a`, daysAgo(day));
+      await lead(`Early${day}b`, daysAgo(day));
+    }
+    // Counting begins 5 days ago with one visitor; 2 more today; one lead since.
+    await store.recordView({ day: addDays(today, -5), visitor: 'first', path: '/', source: 'Direct', device: 'phone' });
+    expect((await view({ path: '/' }, { ip: '198.51.100.40' })).status).toBe(202);
+    expect((await view({ path: '/' }, { ip: '198.51.100.41' })).status).toBe(202);
+    await lead('Since', daysAgo(2));
+
+    const { body } = await report(await logIn(PASSWORD));
+    expect(body.countedFrom).toBe(addDays(today, -5));
+    expect(body.totals).toMatchObject({ visitors: 3, leads: 13, measuredLeads: 1 });
+    expect(body.sources).toEqual([
+      { source: 'Direct', visitors: 3, leads: 13, measuredLeads: 1, won: 0, subscribers: 0 },
+    ]);
+    // 1 lead from 3 visitors, not 13 from 3 (433 %).
+    expect(conversionOf(body.totals)).toEqual({ rate: 1 / 3 });
+  });
+
+  test.each<[string, unknown, ViewOptions]>([
+    ['no user agent', { path: '/' }, { agent: null }],
+    ['a tool', { path: '/' }, { agent: 'curl/8.5.0', headers: {} }],
+    ['a crawler', { path: '/' }, { agent: GOOGLEBOT }],
+    ['a headless browser', { path: '/' }, { agent: HEADLESS }],
+    ['an admin page', { path: '/admin/insights' }, {}],
+    ['Do Not Track', { path: '/' }, { headers: { ...SAME_ORIGIN, dnt: '1' } }],
+    ['Do Not Track sent twice', { path: '/' }, { headers: { ...SAME_ORIGIN, dnt: '1, 1' } }],
+    ['Global Privacy Control', { path: '/' }, { headers: { ...SAME_ORIGIN, 'sec-gpc': '1' } }],
+    ['Global Privacy Control sent twice', { path: '/' }, { headers: { ...SAME_ORIGIN, 'sec-gpc': '1, 1' } }],
+    [
+      "another site's page",
+      { path: '/' },
+      { headers: { origin: 'https://elsewhere.example', 'sec-fetch-site': 'cross-site' } },
+    ],
+    ["another site's page, by its Origin alone", { path: '/' }, { headers: { origin: 'https://elsewhere.example' } }],
+    ["another site's page, by Sec-Fetch-Site alone", { path: '/' }, { headers: { 'sec-fetch-site': 'cross-site' } }],
+    ['a sandboxed page (Origin: null)', { path: '/' }, { headers: { origin: 'null', 'sec-fetch-site': 'cross-site' } }],
+    [
+      'a page on another host of the same site',
+      { path: '/' },
+      { headers: { origin: 'http://blog.localhost:4321', 'sec-fetch-site': 'same-site' } },
+    ],
+  ])('%s: answered exactly as a counted view, and not counted', async (_case, body, options) => {
+    const counted = await answerOf(await view({ path: '/' }, { ip: '198.51.100.60' }));
+    expect(counted.status).toBe(202);
+    expect(await answerOf(await view(body, options))).toEqual(counted);
+    const { body: figures } = await report(await logIn(PASSWORD));
+    expect(figures.totals.pageviews).toBe(1);
+  });
+
+  test.each([
+    ["from the site's own page", SAME_ORIGIN],
+    // Browsers from before Origin on every POST and Sec-Fetch-Site: nothing says where it came from.
+    ['with neither Origin nor Sec-Fetch-Site', {}],
+  ])('a view %s is counted', async (_case, headers) => {
+    expect((await view({ path: '/' }, { headers })).status).toBe(202);
+    const { body } = await report(await logIn(PASSWORD));
+    expect(body.totals.pageviews).toBe(1);
+  });
+
+  test("the owner's own reading while logged in is answered as any view and not counted", async () => {
+    const cookie = await logIn(PASSWORD);
+    expect(cookie).not.toBe('');
+    const owner = await view({ path: '/blog' }, { headers: { ...SAME_ORIGIN, cookie } });
+    // The session cookie's name with a value the site never signed: a cookie alone proves nothing.
+    const forged = `${cookie.split('=')[0]}=made-up.9999999999.signature`;
+    const reader = await view({ path: '/blog' }, { ip: '198.51.100.61', headers: { ...SAME_ORIGIN, cookie: forged } });
+    expect(await answerOf(owner)).toEqual(await answerOf(reader));
+    const { body } = await report(cookie);
+    expect(body.totals.pageviews).toBe(1);
   });
 
   test('made-up paths and campaigns land in one row each past the cap', async () => {
@@ -169,6 +342,14 @@ describe.each(stores.backends)('visits on %s', (_name, backend) => {
     expect(body.pages[0]?.visitors).toBeLessThanOrEqual(404);
     expect(body.campaigns).toHaveLength(VISIT_CAPS.campaigns + 1);
     expect(body.sources).toHaveLength(VISIT_CAPS.sources + 1);
+  });
+
+  test('a view from a page built before the script stopped sending utm_medium counts, its medium dropped', async () => {
+    // A tab opened before a deploy keeps the old script until it reloads: its views are the site's own.
+    expect((await view({ path: '/', utm_medium: 'email', utm_source: 'newsletter' })).status).toBe(202);
+    const { body } = await report(await logIn(PASSWORD));
+    expect(body.totals.pageviews).toBe(1);
+    expect(JSON.stringify(body)).not.toContain('email');
   });
 
   test('a client past VISITS_PER_MINUTE is answered but not counted', async () => {
@@ -203,30 +384,6 @@ describe('bad views', () => {
     expect(response.status).toBe(status);
     expect(JSON.stringify(await response.json())).toContain(error);
   });
-
-  test.each([
-    ['no user agent', {}, undefined],
-    ['a tool', {}, 'curl/8.5.0'],
-    ['a crawler', {}, GOOGLEBOT],
-    [
-      'a headless browser',
-      {},
-      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/142.0.0.0 Safari/537.36',
-    ],
-    ['Do Not Track', { dnt: '1' }, WINDOWS],
-    ['Global Privacy Control', { 'sec-gpc': '1' }, WINDOWS],
-  ])('%s: answered 204, not counted', async (_case, headers, agent) => {
-    const response = await call(visitsCreate, '/api/visits', {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain', ...(agent ? { 'user-agent': agent } : {}), ...headers },
-      body: JSON.stringify({ path: '/' }),
-    });
-    expect(response.status).toBe(204);
-  });
-
-  test('the admin pages are not counted', async () => {
-    expect((await view({ path: '/admin/insights' })).status).toBe(204);
-  });
 });
 
 describe('GET /api/admin/visits', () => {
@@ -249,7 +406,6 @@ describe('GET /api/admin/visits', () => {
     ['?from=2026-13-01&to=2026-12-01', 'from must be a date that exists'],
     ['?from=yesterday', 'from must be a date written YYYY-MM-DD'],
     ['?from=2026-11-10&to=2026-11-01', 'from (2026-11-10) is after to (2026-11-01)'],
-    ['?from=2025-01-01&to=2026-11-01', 'The range holds 670 days; ask for at most 400'],
     ['?from=2026-11-01&from=2026-11-02', 'Give from only once'],
     ['?since=2026-11-01', 'Unknown query parameter since'],
   ])('%s: 400 saying why', async (query, error) => {
@@ -271,10 +427,55 @@ describe('GET /api/admin/visits', () => {
     resetEnv();
   });
 
-  test('a range of days, each of them, zeros included', async () => {
-    const { status, body } = await report(cookie, '?from=2026-02-27&to=2026-03-02');
+  test('a range of days across the end of February, each of them, zeros included', async () => {
+    // The last end of February before today: always within the days the store keeps, whatever year it is.
+    const now = dayIn(new Date(), 'UTC');
+    const year = Number(now.slice(0, 4)) - (now.slice(5) >= '03-02' ? 0 : 1);
+    const leap = new Date(Date.UTC(year, 1, 29)).getUTCMonth() === 1;
+    const { status, body } = await report(cookie, `?from=${year}-02-27&to=${year}-03-02`);
     expect(status).toBe(200);
-    expect(body.days.map((day) => day.date)).toEqual(['2026-02-27', '2026-02-28', '2026-03-01', '2026-03-02']);
-    expect(body.totals).toEqual({ visitors: 0, pageviews: 0, leads: 0, won: 0, subscribers: 0 });
+    expect(body.days.map((day) => day.date)).toEqual([
+      `${year}-02-27`,
+      `${year}-02-28`,
+      ...(leap ? [`${year}-02-29`] : []),
+      `${year}-03-01`,
+      `${year}-03-02`,
+    ]);
+    expect(body.totals).toEqual({ visitors: 0, pageviews: 0, leads: 0, measuredLeads: 0, won: 0, subscribers: 0 });
+  });
+
+  // Days in the site's time zone, UTC in these tests; the ranges are written from today.
+  const today = () => dayIn(new Date(), 'UTC');
+  const kept = () => addDays(today(), -Math.floor(VISITS_TTL_SECONDS / 86_400));
+
+  test.each([
+    // The day after 9999-12-31 is written +010000-01-01, which sorts before 9999-12-31: this walked forever.
+    ['the last month a date can be written in', () => '?from=9999-12-01&to=9999-12-31', () => 'is after today'],
+    ['a to alone in year 9999', () => '?to=9999-12-31', () => 'is after today'],
+    ['a from after today', () => `?from=${addDays(today(), 1)}`, () => `is after today (${today()})`],
+    [
+      'a from before the 25 months figures are kept',
+      () => `?from=${addDays(kept(), -1)}&to=${addDays(kept(), 6)}`,
+      () => `is before ${kept()}: visits figures are kept 25 months`,
+    ],
+    ['a from in year 0', () => '?from=0000-01-01&to=0000-01-31', () => 'visits figures are kept 25 months'],
+    [
+      'a range longer than a year',
+      () => `?from=${addDays(today(), -400)}&to=${today()}`,
+      () => `The range holds 401 days; ask for at most ${LONGEST_RANGE_DAYS} (a year)`,
+    ],
+  ])('%s: 400 saying what is allowed', async (_case, query, error) => {
+    const { status, body } = await report(cookie, query());
+    expect(status).toBe(400);
+    expect(body.error).toContain(error());
+  });
+
+  test('the longest range ends today, and the one before the 12 months the section offers is still kept', async () => {
+    const longest = await report(cookie, `?from=${addDays(today(), 1 - LONGEST_RANGE_DAYS)}&to=${today()}`);
+    expect(longest.status).toBe(200);
+    expect(longest.body.days).toHaveLength(LONGEST_RANGE_DAYS);
+    const before = await report(cookie, `?from=${addDays(today(), -729)}&to=${addDays(today(), -365)}`);
+    expect(before.status).toBe(200);
+    expect(before.body.days).toHaveLength(365);
   });
 });

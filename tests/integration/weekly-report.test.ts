@@ -11,6 +11,7 @@ import { runSweep } from '../../functions/_lib/delivery/scheduled-sweep';
 import { weekDue } from '../../functions/_lib/delivery/weekly-sending';
 import { resetEnv } from '../../functions/_lib/platform/env';
 import type { View } from '../../functions/_lib/store/visits';
+import { MORE_LEADS_WHY } from '../../src/shared/visits-conversion';
 import { useBuildFiles } from '../support/build-files';
 import { useStores } from '../support/store-setup';
 import type { Store } from '../support/stores';
@@ -114,7 +115,8 @@ describe.each(stores.backends)('the weekly letter on %s', (_name, backend) => {
     expect(text).toContain('Visitors: 42 (week before: 4, +950 %)');
     expect(text).toContain('Leads: 1 (week before: 0, new)');
     expect(text).toMatch(/\/zoho: 21 visitors, 1 lead, 5 % became leads/);
-    expect(text).toMatch(/linkedin: 21 visitors, 1 lead,/);
+    // Counted as `linkedin`, the lead's utm_source too: both under the site's one name.
+    expect(text).toMatch(/LinkedIn: 21 visitors, 1 lead,/);
     expect(text).toContain('/admin/insights#visits');
   });
 
@@ -138,8 +140,46 @@ describe.each(stores.backends)('the weekly letter on %s', (_name, backend) => {
     expect(text).toContain('Leads won so far: 1 (week before: 1, no change)');
     expect(text).toContain('/zoho: 21 visitors, 1 lead (1 won), 5 % became leads');
     expect(text).toContain('/sectors: 21 visitors, 1 lead, 5 % became leads');
-    expect(text).toContain('linkedin: 21 visitors, 1 lead (1 won), 5 % became leads');
+    expect(text).toContain('LinkedIn: 21 visitors, 1 lead (1 won), 5 % became leads');
     expect(text).toContain('Direct: 21 visitors, 1 lead, 5 % became leads');
+  });
+
+  test('gives no share over 100 %, leaves out leads from before visits were counted, and names no link', async () => {
+    const lead = (name: string, iso: string, attribution: { landingPage: string; utm_source?: string }) =>
+      store.createLead(
+        { name, email: `${name.toLowerCase()}@example.com`, source: 'contact_form', attribution },
+        new Date(iso),
+      );
+    const lure = 'Visit https://evil.example/login to fix your site';
+    // Counting begins on Thursday 26 November: two visitors, and one whose source (stored as it
+    // came, as before sources were held to names) is a message to the owner.
+    for (const [visitor, source] of [
+      ['a', 'Direct'],
+      ['b', 'Direct'],
+      ['c', lure],
+    ] as const)
+      await store.recordView({ day: '2026-11-26', visitor, path: '/', source, device: 'desktop' });
+    // Tuesday, before counting began: a lead with no visits to be set against.
+    await lead('Early', '2026-11-24T10:00:00Z', { landingPage: '/' });
+    // Friday: three leads from X, whose visitors asked not to be followed, and one from the lure.
+    for (const name of ['Xa', 'Xb', 'Xc'])
+      await lead(name, '2026-11-27T10:00:00Z', { landingPage: '/', utm_source: 'x' });
+    await lead('Lured', '2026-11-27T11:00:00Z', { landingPage: '/', utm_source: lure });
+
+    const text = await mondayLetter();
+    expect(text).toContain('Leads: 5 (week before: 0, new)');
+    expect(text).toContain('X: 0 visitors, 3 leads, more leads than visitors (see below)');
+    expect(text).toContain('Other sources: 1 visitor, 1 lead, 100 % became leads');
+    // Direct: 2 visitors; its lead came before counting began, so 0 of them became leads.
+    expect(text).toContain('Direct: 2 visitors, 1 lead, 0 % became leads');
+    expect(text).toContain(
+      'No visit was counted last week before 26 Nov: 1 lead came before then, and is not in the shares of visitors who became leads.',
+    );
+    expect(text).toContain(`Where more leads came than visitors, no share is given. ${MORE_LEADS_WHY}`);
+    const shares = [...text.matchAll(/(\d+) % became leads/g)].map((match) => Number(match[1]));
+    expect(shares.length).toBeGreaterThan(0);
+    expect(Math.max(...shares)).toBeLessThanOrEqual(100);
+    expect(text).not.toContain('evil.example');
   });
 
   test('WEEKLY_REPORT=off writes none', async () => {

@@ -39,6 +39,7 @@ export const ENV_KEYS = [
   'WEEKLY_REPORT',
   'SITE_TIME_ZONE',
   'VISITS_PER_MINUTE',
+  'VISITORS_PER_MINUTE',
 ];
 
 /** Clears every variable of ENV_KEYS, sets `values` and parses the environment again. */
@@ -98,8 +99,8 @@ export function useUpstash({ persistent = false } = {}): UpstashSetup {
 export interface StoreSetup extends UpstashSetup {
   /** This case's temp folder, made before it and removed after. */
   folder: () => string;
-  /** Embedded stores the case opened, closed after it. */
-  opened: SqliteStore[];
+  /** Embedded stores (and backends) the case opened, closed after it. */
+  opened: Pick<SqliteStore, 'close'>[];
   /** The embedded store in the case's folder and Upstash through the bridge, for describe.each. */
   backends: [name: string, backend: TestBackend][];
   /**
@@ -117,7 +118,7 @@ export interface StoreSetup extends UpstashSetup {
 export function useStores({ persistent = false } = {}): StoreSetup {
   const upstash = useUpstash({ persistent });
   let folder: string | undefined;
-  const opened: SqliteStore[] = [];
+  const opened: Pick<SqliteStore, 'close'>[] = [];
   beforeEach(() => {
     folder = mkdtempSync(path.join(tmpdir(), 'store-test-'));
     setEnv();

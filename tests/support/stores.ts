@@ -1,5 +1,6 @@
 /** The store over each backend, with the reads no endpoint makes, as the tests and fixtures open it. */
 import type { Redis } from '@upstash/redis';
+import type { Backend } from '../../functions/_lib/store/backend-contract';
 import { inspectableStore, type InspectableStore } from '../../functions/_lib/store/inspect';
 import { createUpstashClient, redisBackend } from '../../functions/_lib/store/redis/redis-backend';
 import { sqliteBackend } from '../../functions/_lib/store/sqlite/sqlite-backend';
@@ -24,6 +25,8 @@ export interface TestBackend {
   env: () => Record<string, string>;
   /** A store of its own over the same data: a second function instance, or the test's reader. */
   open: () => Store;
+  /** A backend of its own over the same data, for a test that must order what reaches it. */
+  backend: () => Backend;
   /** Empties it before a case. */
   reset: () => Promise<void>;
 }
@@ -34,7 +37,7 @@ export interface TestBackend {
  */
 export function testBackends(place: {
   folder: () => string;
-  opened: SqliteStore[];
+  opened: Pick<SqliteStore, 'close'>[];
   upstash: () => { url: string; token: string };
 }): [name: string, backend: TestBackend][] {
   const client = () => createUpstashClient({ ...place.upstash(), timeoutMs: 5000 });
@@ -48,6 +51,11 @@ export function testBackends(place: {
           place.opened.push(store);
           return store;
         },
+        backend: () => {
+          const backend = sqliteBackend(place.folder());
+          place.opened.push(backend);
+          return backend;
+        },
         reset: async () => undefined,
       },
     ],
@@ -56,6 +64,7 @@ export function testBackends(place: {
       {
         env: () => ({ UPSTASH_REDIS_REST_URL: place.upstash().url, UPSTASH_REDIS_REST_TOKEN: place.upstash().token }),
         open: () => createRedisStore(client()),
+        backend: () => redisBackend(client()),
         reset: async () => {
           await client().flushdb();
         },

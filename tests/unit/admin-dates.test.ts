@@ -81,6 +81,6 @@ describe('the record text of the admin page', () => {
     expect(plural(1, 'lead')).toBe('1 lead');
     expect(plural(2500, 'lead')).toBe('2,500 leads');
     expect(percentChange(2600, 100)).toBe('+2,500%');
-    expect(conversionRate(1, 3)).toBe('33%');
+    expect(conversionRate({ measuredLeads: 1, visitors: 3 })).toBe('33%');
   });
 });

@@ -5,11 +5,14 @@
 import { describe, expect, test } from 'vitest';
 import {
   conversionRate,
+  noRateNote,
   percentChange,
   rangesEndingOn,
   share,
+  unmeasuredLeadsNote,
   visitsUrl,
 } from '../../src/components/islands/admin/visits-figures';
+import { conversionOf, MORE_LEADS_WHY } from '../../src/shared/visits-conversion';
 
 describe('rangesEndingOn', () => {
   test.each([
@@ -59,16 +62,79 @@ describe('percentChange', () => {
   });
 });
 
+describe('conversionOf', () => {
+  test.each([
+    [1, 4, { rate: 0.25 }],
+    [3, 3, { rate: 1 }],
+    [0, 0, { none: 'no-visitors' }],
+    [3, 2, { none: 'more-leads-than-visitors' }],
+    [2, 0, { none: 'more-leads-than-visitors' }],
+  ])('%i measured leads from %i visitors: %o', (measuredLeads, visitors, expected) => {
+    expect(conversionOf({ measuredLeads, visitors })).toEqual(expected);
+  });
+});
+
 describe('conversionRate', () => {
   test.each([
     [1, 3, '33%'],
     [2, 3, '67%'],
     [0, 40, '0%'],
-    [3, 2, '150%'],
+    [3, 3, '100%'],
+    // No rate over 100 %: noRateNote says why instead.
+    [3, 2, '—'],
     [0, 0, '—'],
     [2, 0, '—'],
-  ])('%i leads from %i visitors is %s', (leads, visitors, expected) => {
-    expect(conversionRate(leads, visitors)).toBe(expected);
+  ])('%i measured leads from %i visitors is %s', (measuredLeads, visitors, expected) => {
+    expect(conversionRate({ measuredLeads, visitors })).toBe(expected);
+  });
+
+  test('divides only the leads measured against visits, however many leads came before', () => {
+    // 300 leads, 20 of them since visits were first counted, by 84 visitors: 24 %, not 357 %.
+    const allTime = { leads: 300, measuredLeads: 20, visitors: 84 };
+    expect(conversionRate(allTime)).toBe('24%');
+  });
+});
+
+describe('noRateNote', () => {
+  const row = (name: string, measuredLeads: number, visitors: number) => ({ name, measuredLeads, visitors });
+  test('names the rows with more leads than visitors, and says why', () => {
+    expect(noRateNote([row('Direct', 3, 2), row('Google', 1, 10), row('E-mail', 2, 0)], (r) => r.name)).toBe(
+      `No rate for Direct and E-mail: more leads came than visitors were counted. ${MORE_LEADS_WHY}`,
+    );
+  });
+  test('names at most three', () => {
+    const rows = ['A', 'B', 'C', 'D', 'E'].map((name) => row(name, 2, 1));
+    expect(noRateNote(rows, (r) => r.name)).toMatch(/^No rate for A, B, C and 2 more: /);
+  });
+  test('says nothing when every row has a rate or no one came', () => {
+    expect(noRateNote([row('Google', 1, 10), row('Bing', 0, 0)], (r) => r.name)).toBeUndefined();
+  });
+});
+
+describe('unmeasuredLeadsNote', () => {
+  const totals = (leads: number, measuredLeads: number) => ({
+    visitors: 84,
+    pageviews: 200,
+    leads,
+    measuredLeads,
+    won: 0,
+    subscribers: 0,
+  });
+  test('says how many leads came before the first day with a counted visit, and leaves them out of the rates', () => {
+    expect(unmeasuredLeadsNote({ countedFrom: '2026-11-23', totals: totals(300, 20) })).toBe(
+      'No visit was counted in this range before 23 Nov 2026: the 280 leads from before then are counted, but left out of the conversion rates.',
+    );
+    expect(unmeasuredLeadsNote({ countedFrom: '2026-11-23', totals: totals(21, 20) })).toBe(
+      'No visit was counted in this range before 23 Nov 2026: the 1 lead from before then is counted, but left out of the conversion rates.',
+    );
+  });
+  test('says when no visit was counted in the range at all', () => {
+    expect(unmeasuredLeadsNote({ totals: totals(3, 0) })).toBe(
+      'No visit was counted in this range: its 3 leads are counted, with no conversion rate.',
+    );
+  });
+  test('says nothing when every lead came while visits were counted', () => {
+    expect(unmeasuredLeadsNote({ countedFrom: '2026-11-23', totals: totals(20, 20) })).toBeUndefined();
   });
 });
 

@@ -23,6 +23,14 @@ export const LOGIN_WINDOW_SECONDS = 15 * 60;
 /** Password checks allowed per client and window; the attempts after them are refused unchecked. */
 export const MAX_LOGIN_ATTEMPTS = 5;
 
+/**
+ * What a client's login attempts are counted under: a keyed hash of its address (an HMAC under
+ * SESSION_SECRET), so that the store never holds an address, not even for a window's 15 minutes.
+ */
+export function loginClient(secret: string, client: string): string {
+  return createHmac('sha256', secret).update(`login-attempts\0${client}`).digest('base64url');
+}
+
 export const NOT_CONFIGURED =
   'Admin login is not configured. Set ADMIN_PASSWORD_HASH (print one with `npm run admin:hash-password`) and SESSION_SECRET (32+ random characters) in the environment; locally, ADMIN_PASSWORD may replace the hash.';
 

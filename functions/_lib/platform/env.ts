@@ -89,6 +89,11 @@ export const EnvSchema = z
     ),
     /** Views counted per client per minute; past it, more are answered but not counted. */
     VISITS_PER_MINUTE: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(120)),
+    /**
+     * Visits begun per client per minute, and so new visitors (a new user agent is a new one);
+     * past it, a view that would begin one more is answered but not counted.
+     */
+    VISITORS_PER_MINUTE: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(20)),
     /** `off` stops the owner's weekly letter of visits and leads. */
     WEEKLY_REPORT: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),
     /** The site's build hook (Netlify: Site configuration → Build hooks), called daily so scheduled posts go live. */

@@ -12,7 +12,9 @@
  * - Counters: named tables of whole numbers (per endpoint, per lead status, per mailing).
  * - A tally: a counter in a window that starts at its first count (login attempts).
  * - A distinct set: members counted, never listed (the visitors of a day). On Upstash a
- *   HyperLogLog, within 0.81 % and at most 12 KB whatever it holds; in the embedded store exact.
+ *   HyperLogLog, within 0.81 % and at most 12 KB whatever it holds, which never keeps a member;
+ *   in the embedded store exact, each member kept until its `forgetMs` is over and only counted
+ *   after that, so that it does not keep for long what the HyperLogLog never keeps at all.
  */
 
 /** One change a commit applies. Numbers are whole (milliseconds, counts). */
@@ -25,13 +27,26 @@ export type Write =
   | { op: 'append'; key: string; member: string }
   /** Adds `by` (which may be negative) to a counter; one that reaches 0 or less is removed. */
   | { op: 'count'; key: string; field: string; by: number }
-  /** Adds a member to a distinct set, which lives `ttlSeconds` from when it is made. */
-  | { op: 'distinct'; key: string; member: string; ttlSeconds: number }
   /**
-   * One more under `field` of a table of counters fed by what people send, or under `other` once
-   * the table holds `cap` fields besides it, so that it stays bounded whatever arrives. With
-   * `member`, that member also joins the distinct set of the field counted (distinctKey()). The
-   * table and its sets live `ttlSeconds` from when each is made (about a day apart at most).
+   * Adds a member to a distinct set, which lives `ttlSeconds` from when it is made. With
+   * `forgetMs`, the member itself is kept only that long from when it was first added, and
+   * counted without being kept after (the embedded store keeps members; a HyperLogLog never
+   * does): a member added again after that counts again, so a rule forgets only members that
+   * cannot come again.
+   */
+  | { op: 'distinct'; key: string; member: string; ttlSeconds: number; forgetMs?: number }
+  /**
+   * One more under `field` of a table of counters fed by what people send, which keeps its `cap`
+   * most frequent fields and counts the rest under `other`, so that it stays bounded whatever
+   * arrives and a flood of values seen once or twice cannot push out one seen often. It is
+   * Space-Saving (Metwally, Agrawal and El Abbadi, 2005): while the table has room a new field
+   * joins it; once it is full, a new field takes the place of the one of lowest rank, whose count
+   * (and distinct set) move to `other`, and inherits that rank as its error. A field's rank is its
+   * count plus its error (kept under errorsKey(key), absent while 0); its count is exactly what it
+   * got since it joined. Among fields of equal rank the one with the larger error goes first (its
+   * rank rests on less of its own); beyond that the choice is the backend's. With `member`, that
+   * member also joins the distinct set of the field counted (distinctKey(), with `forgetMs` as
+   * for 'distinct'). The table, its errors and its sets live `ttlSeconds` from when each is made.
    */
   | {
       op: 'bounded';
@@ -41,17 +56,25 @@ export type Write =
       other: string;
       ttlSeconds: number;
       member?: string;
+      forgetMs?: number;
     }
-  /** Sets an expiring mark and, when the key held no live value, also applies `then`. */
-  | { op: 'mark'; key: string; ttlMs: number; then: Write[] }
+  /**
+   * Sets an expiring mark. When the key held no live value, and neither did `from` (a mark it
+   * carries on, under another key), applies `then`; otherwise applies `otherwise`.
+   */
+  | { op: 'mark'; key: string; ttlMs: number; from?: string; then: Write[]; otherwise?: Write[] }
   /**
    * Counts one more in a window of `windowMs` that starts at its first count, as tally() does, and
-   * applies `then` only while the count is at most `max`: a rate limit in the same atomic step.
+   * applies `then` only while the count is at most `max`, `otherwise` past it: a rate limit in the
+   * same atomic step.
    */
-  | { op: 'limited'; key: string; max: number; windowMs: number; then: Write[] };
+  | { op: 'limited'; key: string; max: number; windowMs: number; then: Write[]; otherwise?: Write[] };
 
 /** The distinct set of one field of a bounded table. */
 export const distinctKey = (table: string, field: string) => `${table}|${field}`;
+
+/** The Space-Saving errors of a bounded table's fields (its `#` cannot follow a table's name in a distinctKey). */
+export const errorsKey = (table: string) => `${table}#errors`;
 
 /**
  * What a rule read: the commit applies only if the key still holds that value (null: still

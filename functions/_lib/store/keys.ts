@@ -39,6 +39,7 @@ export const KEYS = {
   session: (id: string) => `admin:session:${id}`,
   /** The generation of admin sessions, new at each "Log out everywhere": older sessions are over. */
   sessionsGeneration: 'admin:sessions:generation',
+  /** A client's admin login attempts in the current window, under a keyed hash of its address. */
   loginAttempts: (client: string) => `admin:login-attempts:${client}`,
   /** A form submission's idempotency key (scoped per endpoint by the caller): holds what it stored. */
   idempotency: (key: string) => `idem:${key}`,
@@ -80,9 +81,14 @@ export const KEYS = {
   visitOpen: (visitor: string) => `visits:open:${visitor}`,
   /** Views of one client (a keyed hash of its address) in the current minute. */
   visitRate: (client: string) => `visits:rate:${client}`,
+  /** Visits begun by one client (the same hash) in the current minute: each new visitor begins one. */
+  visitsBegun: (client: string) => `visits:begun:${client}`,
   /** One day's visitors (a distinct set). */
   visitors: (day: string) => `visits:${day}:visitors`,
-  /** One day's views, entries, sources, campaigns or devices: a bounded table, with a distinct set per field. */
+  /**
+   * One day's views, entries, sources, campaigns or devices: a bounded table, with a distinct set
+   * per field (distinctKey()) and its fields' Space-Saving errors (errorsKey()).
+   */
   visitTable: (day: string, table: VisitTable) => `visits:${day}:${table}`,
   /** A day's figures once it is over, as one JSON value: its live tables and sets are deleted then. */
   visitDay: (day: string) => `visits:${day}:figures`,

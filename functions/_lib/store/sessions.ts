@@ -61,9 +61,10 @@ export function sessionVerbs(backend: Backend) {
     },
 
     /**
-     * Counts an admin login attempt of a client, atomically, before its password is checked: the
-     * answer is this attempt's number in the current window (which starts at the first attempt
-     * and lasts windowSeconds), so however many arrive at once, each gets its own number.
+     * Counts an admin login attempt of a client (a keyed hash of its address, never the address:
+     * admin/session.ts's loginClient()), atomically, before its password is checked: the answer is
+     * this attempt's number in the current window (which starts at the first attempt and lasts
+     * windowSeconds), so however many arrive at once, each gets its own number.
      */
     countLoginAttempt(client: string, windowSeconds: number, now: Date): Promise<LoginAttempts> {
       return backend.tally(KEYS.loginAttempts(client), windowSeconds * 1000, now);

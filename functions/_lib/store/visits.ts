@@ -5,7 +5,7 @@
  * person: a visitor is a hash that changes with the day's salt, and the figures are counts.
  */
 import { randomBytes } from 'node:crypto';
-import { distinctKey, parse, transact, type Backend, type Write } from './backend-contract';
+import { distinctKey, errorsKey, parse, transact, type Backend, type Write } from './backend-contract';
 import { countTable } from './counting';
 import { KEYS, type VisitTable } from './keys';
 
@@ -15,14 +15,23 @@ export const VISIT_MS = 30 * 60_000;
 export const VISITS_TTL_SECONDS = 25 * 31 * 24 * 3600;
 /** A day's salt is deleted 48 hours after it was made. */
 export const SALT_TTL_MS = 48 * 3600_000;
+/**
+ * How long a visitor hash itself is kept in a distinct set (the embedded store keeps them; a
+ * HyperLogLog on Upstash never does), counted without being kept after. A hash joins its day's
+ * sets after the day's salt was made, so it goes after the salt has gone and the day is over:
+ * no view can bring it again, and nothing is left to tell a day's visitors apart.
+ */
+export const VISITOR_KEPT_MS = SALT_TTL_MS;
 /** The row of every path that is not a page of the build. */
 export const OTHER_PAGE = 'other';
-/** The row of the sources and campaigns past a day's first ones. */
+/** The row of the sources and campaigns a day counts besides its most frequent ones. */
 export const OTHER_VALUE = '(other)';
 
 /**
- * How many rows a day's table keeps besides its "other" row. Pages are already only the build's;
- * sources and campaigns come from what people send, so a flood of made-up values lands in one row.
+ * How many rows a day's table keeps besides its "other" row: its most frequent values (the
+ * 'bounded' write keeps them with Space-Saving). Pages are already only the build's; sources and
+ * campaigns come from what people send, so a flood of made-up values, each seen once or twice,
+ * lands in one row and cannot push out a source that real visitors come from.
  */
 export const VISIT_CAPS: Record<VisitTable, number> = {
   pages: 1000,
@@ -40,6 +49,11 @@ export interface View {
   day: string;
   /** The keyed hash of the visitor under the day's salt. */
   visitor: string;
+  /**
+   * The visitor's hash under the day before's salt, given only in a day's first VISIT_MS: a visit
+   * open under it goes on across midnight instead of beginning again (as Direct).
+   */
+  continues?: string | undefined;
   /** A page of the build, or OTHER_PAGE. */
   path: string;
   /** `utm_source`, else the referring host, else `Direct`: counted when the view opens a visit. */
@@ -75,12 +89,25 @@ const OTHER_OF: Record<VisitTable, string> = {
   devices: OTHER_VALUE,
 };
 
+/** The per-minute limits of one client (a keyed hash of its address, never the address). */
+export interface ViewLimit {
+  client: string;
+  /** Views counted per minute (VISITS_PER_MINUTE). */
+  perMinute: number;
+  /** Visits begun per minute (VISITORS_PER_MINUTE): each new visitor begins one. */
+  visitorsPerMinute?: number;
+}
+
 /**
  * The writes of a view. The page and the day's visitors count every view; the entry, source,
  * campaign and device count only the view that opens a visit (no view of that visitor in the
- * last 30 minutes), decided inside the commit, so that concurrent views cannot both open one.
+ * last 30 minutes, under today's hash or, just after midnight, yesterday's), decided inside the
+ * commit, so that concurrent views cannot both open one. With `visitorsPerMinute`, a client
+ * begins at most that many visits a minute: a new user agent is a new visitor, so one address
+ * cycling through user agents would otherwise count as a crowd. Past it the view is not counted
+ * at all and its mark is taken back, so that visitor's next view tries again to begin a visit.
  */
-export function viewWrites(view: View): Write[] {
+export function viewWrites(view: View, limit?: ViewLimit): Write[] {
   const bounded = (table: VisitTable, field: string, member?: string): Write => ({
     op: 'bounded',
     key: KEYS.visitTable(view.day, table),
@@ -88,21 +115,45 @@ export function viewWrites(view: View): Write[] {
     cap: VISIT_CAPS[table],
     other: OTHER_OF[table],
     ttlSeconds: VISITS_TTL_SECONDS,
-    ...(member === undefined ? {} : { member }),
+    ...(member === undefined ? {} : { member, forgetMs: VISITOR_KEPT_MS }),
   });
-  return [
-    { op: 'distinct', key: KEYS.visitors(view.day), member: view.visitor, ttlSeconds: VISITS_TTL_SECONDS },
+  const everyView: Write[] = [
+    {
+      op: 'distinct',
+      key: KEYS.visitors(view.day),
+      member: view.visitor,
+      ttlSeconds: VISITS_TTL_SECONDS,
+      forgetMs: VISITOR_KEPT_MS,
+    },
     bounded('pages', view.path, view.visitor),
+  ];
+  const opening: Write[] = [
+    ...everyView,
+    bounded('entries', view.path),
+    bounded('sources', view.source, view.visitor),
+    ...(view.campaign ? [bounded('campaigns', view.campaign, view.visitor)] : []),
+    bounded('devices', view.device, view.visitor),
+  ];
+  const mark = KEYS.visitOpen(view.visitor);
+  return [
     {
       op: 'mark',
-      key: KEYS.visitOpen(view.visitor),
+      key: mark,
       ttlMs: VISIT_MS,
-      then: [
-        bounded('entries', view.path),
-        bounded('sources', view.source, view.visitor),
-        ...(view.campaign ? [bounded('campaigns', view.campaign, view.visitor)] : []),
-        bounded('devices', view.device, view.visitor),
-      ],
+      ...(view.continues ? { from: KEYS.visitOpen(view.continues) } : {}),
+      then: limit?.visitorsPerMinute
+        ? [
+            {
+              op: 'limited',
+              key: KEYS.visitsBegun(limit.client),
+              max: limit.visitorsPerMinute,
+              windowMs: 60_000,
+              then: opening,
+              otherwise: [{ op: 'del', key: mark }],
+            },
+          ]
+        : opening,
+      otherwise: everyView,
     },
   ];
 }
@@ -152,7 +203,7 @@ export function visitVerbs(backend: Backend) {
     Object.assign(figures.entries, tables[TABLES.indexOf('entries')]);
     const keys = [
       KEYS.visitors(date),
-      ...TABLES.map((table) => KEYS.visitTable(date, table)),
+      ...TABLES.flatMap((table) => [KEYS.visitTable(date, table), errorsKey(KEYS.visitTable(date, table))]),
       ...withSets.map((row) => row.set),
     ];
     return { figures, keys };
@@ -161,17 +212,24 @@ export function visitVerbs(backend: Backend) {
   return {
     /**
      * Counts a view: one commit without checks (counters and sets never conflict), one round
-     * trip on Upstash. With `limit`, only the first `perMinute` views of that client (a hash, never
-     * an address) in a minute count, decided in the same step.
+     * trip on Upstash. With `limit`, only the first `perMinute` views of that client in a minute
+     * count, and of them only those of visits already open once it began `visitorsPerMinute`
+     * visits (viewWrites()), decided in the same step.
      */
-    async recordView(view: View, limit?: { client: string; perMinute: number }): Promise<void> {
-      const writes = viewWrites(view);
+    async recordView(view: View, limit?: ViewLimit): Promise<void> {
+      const writes = viewWrites(view, limit);
       await backend.commit(
         [],
         limit
           ? [{ op: 'limited', key: KEYS.visitRate(limit.client), max: limit.perMinute, windowMs: 60_000, then: writes }]
           : writes,
       );
+    },
+
+    /** The salt of a day's visitor hashes, if it is still kept (never made for a day without views). */
+    async keptVisitSalt(day: string): Promise<string | undefined> {
+      const [salt] = await backend.get([KEYS.visitSalt(day)]);
+      return salt || undefined;
     },
 
     /** The salt of a day's visitor hashes: made at the day's first view, deleted 48 hours later. */
@@ -192,7 +250,10 @@ export function visitVerbs(backend: Backend) {
      * The figures of each day, in the order given. A day before `finalBefore` can count nothing
      * more (views count on the server's today, and its salt is gone): its figures are stored
      * as one value the first time they are read, and its live tables and sets deleted, so a year
-     * of days is one read and the store keeps a few hundred bytes a day.
+     * of days is one read and the store keeps a few hundred bytes a day. Two readers may find a
+     * day not yet stored at once (the weekly letter and an open admin page): it is stored only
+     * where none is, and the reader that comes second, which may have read its tables after the
+     * first one deleted them, answers what the first stored.
      */
     async visitDays(dates: readonly string[], finalBefore: string): Promise<DayFigures[]> {
       const stored = await backend.get(dates.map((date) => KEYS.visitDay(date)));
@@ -201,20 +262,21 @@ export function visitVerbs(backend: Backend) {
           const kept = parse<DayFigures>(stored[index]);
           if (kept) return revived(kept);
           const { figures, keys } = await liveDay(date);
-          if (date < finalBefore)
-            await backend.commit(
-              [],
-              [
-                {
-                  op: 'put',
-                  key: KEYS.visitDay(date),
-                  value: JSON.stringify(figures),
-                  ttlMs: VISITS_TTL_SECONDS * 1000,
-                },
-                ...keys.map((key): Write => ({ op: 'del', key })),
-              ],
-            );
-          return figures;
+          if (date >= finalBefore) return figures;
+          const outcome = await backend.commit(
+            [{ key: KEYS.visitDay(date), value: null }],
+            [
+              {
+                op: 'put',
+                key: KEYS.visitDay(date),
+                value: JSON.stringify(figures),
+                ttlMs: VISITS_TTL_SECONDS * 1000,
+              },
+              ...keys.map((key): Write => ({ op: 'del', key })),
+            ],
+          );
+          const first = outcome.ok ? undefined : parse<DayFigures>(outcome.values[0]);
+          return first ? revived(first) : figures;
         }),
       );
     },

@@ -9,18 +9,49 @@ import { isbot } from 'isbot';
 import { UNCOUNTED_PATH } from '../../../src/shared/pages';
 import type { VisitsRequest } from '../../../src/shared/schemas';
 import { OTHER_PAGE, type Device, type View } from '../store/visits';
-
-/** Why a view is answered but not counted. */
-export type NotCounted = 'privacy-signal' | 'no-browser' | 'bot' | 'admin-page';
+import { countedValue } from './counted-values';
+import { knownSource } from './source-names';
 
 /**
- * A view not to count, or undefined to count it. `Sec-GPC: 1` (Global Privacy Control) and
- * `DNT: 1` are people asking not to be followed. A browser's user agent starts with `Mozilla/`;
- * anything else (none, curl, a library) is a tool, and isbot knows crawlers, previews and
- * headless browsers by theirs.
+ * Why a view is answered but not counted. `owner` is decided by the endpoint, which reads the
+ * admin session; the rest here, from the request alone.
  */
-export function notCounted(headers: Headers, path: string): NotCounted | undefined {
-  if (headers.get('sec-gpc')?.trim() === '1' || headers.get('dnt')?.trim() === '1') return 'privacy-signal';
+export type NotCounted = 'privacy-signal' | 'other-site' | 'no-browser' | 'bot' | 'admin-page' | 'owner';
+
+/** The values of a header sent several times or as a list: Headers joins repeated fields with ", ". */
+const valuesOf = (headers: Headers, name: string) => (headers.get(name) ?? '').split(',').map((value) => value.trim());
+
+/**
+ * `Sec-GPC: 1` (Global Privacy Control, whose one value is 1) or `DNT: 1` (Do Not Track, whose 1
+ * may carry extension characters). A field repeated or listed (`Sec-GPC: 1, 1`) asks when any of
+ * its values does: whoever said it once meant it.
+ */
+function asksNotToBeFollowed(headers: Headers): boolean {
+  return valuesOf(headers, 'sec-gpc').includes('1') || valuesOf(headers, 'dnt').some((value) => value.startsWith('1'));
+}
+
+/**
+ * A page of another site sent the view (its own `navigator.sendBeacon` to this address). Current
+ * browsers send `Origin` with every POST (Firefox since 2019) and `Sec-Fetch-Site` (Safari since
+ * 2023), and no page can forge either. A view with neither comes from an older browser or a tool:
+ * nothing then says where it came from, and the other rules decide (a tool's user agent is not a
+ * browser's; one that claims to be is no more than a script could send from anywhere).
+ */
+function fromAnotherSite(headers: Headers, siteOrigin: string): boolean {
+  const origin = headers.get('origin');
+  const fetchSite = headers.get('sec-fetch-site');
+  return (origin !== null && origin !== siteOrigin) || (fetchSite !== null && fetchSite !== 'same-origin');
+}
+
+/**
+ * A view not to count, or undefined to count it; `siteOrigin` is the origin the request was sent
+ * to, this site's own. `Sec-GPC` and `DNT` are people asking not to be followed. A browser's user
+ * agent starts with `Mozilla/`; anything else (none, curl, a library) is a tool, and isbot knows
+ * crawlers, previews and headless browsers by theirs.
+ */
+export function notCounted(headers: Headers, path: string, siteOrigin: string): NotCounted | undefined {
+  if (asksNotToBeFollowed(headers)) return 'privacy-signal';
+  if (fromAnotherSite(headers, siteOrigin)) return 'other-site';
   const agent = headers.get('user-agent') ?? '';
   if (!agent.startsWith('Mozilla/')) return 'no-browser';
   if (isbot(agent)) return 'bot';
@@ -38,11 +69,15 @@ export function deviceOf(agent: string): Device {
 /** `www.example.com` and `example.com` are one site. */
 const withoutWww = (host: string) => host.toLowerCase().replace(/^www\./, '');
 
-/** `utm_source`, else the referring site (unless it is this one), else Direct. */
+/**
+ * `utm_source`, else the referring site (unless it is this one), else Direct: under the one name
+ * of a site known under several (source-names.ts), and as a counted value, a short name or
+ * `(other)` (counted-values.ts), since both come from whoever wrote the link.
+ */
 export function sourceOf(view: VisitsRequest, siteHost: string): string {
-  if (view.utm_source) return view.utm_source;
   const referrer = view.referrer && withoutWww(view.referrer);
-  return referrer && referrer !== withoutWww(siteHost) ? referrer : 'Direct';
+  const given = view.utm_source || (referrer === withoutWww(siteHost) ? undefined : referrer);
+  return given ? countedValue(knownSource(given) ?? given) : 'Direct';
 }
 
 /** The path counted: a page of the build, or OTHER_PAGE. */
@@ -60,12 +95,16 @@ export function keyedHash(salt: string, ...parts: string[]): string {
   return createHmac('sha256', salt).update(parts.join('\n')).digest('hex').slice(0, 32);
 }
 
-/** The view as the store counts it. */
+/**
+ * The view as the store counts it. `previousSalt` is the day before's, given in a day's first
+ * minutes: the visitor's hash under it finds a visit begun before midnight, which goes on.
+ */
 export function countedView(
   view: VisitsRequest,
   {
     day,
     salt,
+    previousSalt,
     client,
     agent,
     siteHost,
@@ -73,6 +112,7 @@ export function countedView(
   }: {
     day: string;
     salt: string;
+    previousSalt?: string | undefined;
     client: string;
     agent: string;
     siteHost: string;
@@ -82,9 +122,10 @@ export function countedView(
   return {
     day,
     visitor: keyedHash(salt, client, agent, siteHost),
+    continues: previousSalt && keyedHash(previousSalt, client, agent, siteHost),
     path: countedPath(view.path, pages),
     source: sourceOf(view, siteHost),
-    campaign: view.utm_campaign,
+    campaign: view.utm_campaign && countedValue(view.utm_campaign),
     device: deviceOf(agent),
   };
 }

@@ -2,12 +2,16 @@
 /**
  * The Visits figures over a range of days: the days' views and visitors added up, and the leads
  * (and of them those won) and subscribers of those days counted by their first touch. The two are
- * counted apart and only divided: a visit is never joined to a person.
+ * counted apart and only divided: a visit is never joined to a person. A lead is set against
+ * visits only from the first day of the range with a counted visit (`countedFrom`): before it,
+ * visits were not counted, and leads divided by the visitors of other days gave rates over 100 %.
  */
 import type { VisitPageRow, VisitsReport } from '../../../src/shared/api-responses';
 import type { Attribution, Lead } from '../../../src/shared/records';
 import { addDays, dayIn, daysFrom } from './calendar-days';
+import { countedValue } from './counted-values';
 import { countedPath, sourceOf } from './counting-rules';
+import { knownSource } from './source-names';
 import { countTable } from '../store/counting';
 import type { StoreVerbs } from '../store/store';
 import { OTHER_VALUE, type DayFigures } from '../store/visits';
@@ -28,18 +32,30 @@ export function touchOf(
       { path: landing || '/', referrer: attribution?.referrer, utm_source: attribution?.utm_source },
       siteHost,
     ),
-    campaign: attribution?.utm_campaign,
+    // The campaign as a view counts it (countedView), so that the lead and its visits share a row.
+    campaign: attribution?.utm_campaign && countedValue(attribution.utm_campaign),
   };
 }
 
 interface Conversions {
   leads: number;
+  /** Of `leads`, those on or after the range's first day with a counted visit. */
+  measuredLeads: number;
   /** Of `leads`, those the owner has marked won (so far: a status set later counts then). */
   won: number;
   subscribers: number;
 }
 type ConversionTable = Record<string, Conversions>;
-const NO_CONVERSIONS: Conversions = { leads: 0, won: 0, subscribers: 0 };
+const NO_CONVERSIONS: Conversions = { leads: 0, measuredLeads: 0, won: 0, subscribers: 0 };
+
+/**
+ * A stored day's source or campaign under the names counted now: days counted before a spelling
+ * joined the list (source-names.ts), or before values were held to names, are read as one row.
+ */
+const RENAMED: Partial<Record<'pages' | 'sources' | 'campaigns' | 'devices', (key: string) => string>> = {
+  sources: (source) => countedValue(knownSource(source) ?? source),
+  campaigns: countedValue,
+};
 
 /** Whether a lead counts as won: its status now, whenever the owner set it. */
 const isWon = (lead: Pick<Lead, 'status'>) => lead.status === 'won';
@@ -50,9 +66,15 @@ function addTo(table: ConversionTable, key: string | undefined, kinds: (keyof Co
   for (const kind of kinds) row[kind] += 1;
 }
 
-/** Adds one table of counts into another (both null-prototype: their keys came from people). */
-function sumInto<T>(sum: Record<string, T>, add: Record<string, T>, merge: (a: T, b: T) => T): void {
-  for (const [key, value] of Object.entries(add)) {
+/** Adds one table of counts into another (both null-prototype: their keys came from people), under `rename`d keys. */
+function sumInto<T>(
+  sum: Record<string, T>,
+  add: Record<string, T>,
+  merge: (a: T, b: T) => T,
+  rename = (key: string) => key,
+): void {
+  for (const [stored, value] of Object.entries(add)) {
+    const key = rename(stored);
     const known = sum[key];
     sum[key] = known === undefined ? value : merge(known, value);
   }
@@ -80,26 +102,31 @@ export async function visitsReport(from: string, to: string, context: ReportCont
     store.createdBetween(start, end, MAX_RECORDS),
   ]);
 
+  const countedFrom = dates.find((_, index) => (figures[index]?.visitors ?? 0) > 0);
   const conversions = {
     pages: countTable<Conversions>(),
     sources: countTable<Conversions>(),
     campaigns: countTable<Conversions>(),
   };
-  const inRange = (createdAt: string) => {
-    const day = dayIn(new Date(createdAt), timeZone);
-    return day >= from && day <= to;
-  };
+  const dayOf = (createdAt: string) => dayIn(new Date(createdAt), timeZone);
+  const inRange = (day: string) => day >= from && day <= to;
+  const measured = (day: string) => countedFrom !== undefined && day >= countedFrom;
   const count = (attribution: Attribution | undefined, kinds: (keyof Conversions)[]) => {
     const touch = touchOf(attribution, siteHost, pages);
     addTo(conversions.pages, touch.page, kinds);
     addTo(conversions.sources, touch.source, kinds);
     addTo(conversions.campaigns, touch.campaign, kinds);
   };
-  const leads = records.leads.filter((lead) => inRange(lead.createdAt));
+  const leads = records.leads.map((lead) => ({ lead, day: dayOf(lead.createdAt) })).filter(({ day }) => inRange(day));
   const subscribers = records.subscribers.filter(
-    (subscriber) => inRange(subscriber.createdAt) && subscriber.consent.confirmedAt,
+    (subscriber) => inRange(dayOf(subscriber.createdAt)) && subscriber.consent.confirmedAt,
   );
-  for (const lead of leads) count(lead.attribution, isWon(lead) ? ['leads', 'won'] : ['leads']);
+  for (const { lead, day } of leads)
+    count(lead.attribution, [
+      'leads',
+      ...(isWon(lead) ? (['won'] as const) : []),
+      ...(measured(day) ? (['measuredLeads'] as const) : []),
+    ]);
   for (const subscriber of subscribers) count(subscriber.attribution, ['subscribers']);
 
   const sum = {
@@ -117,7 +144,8 @@ export async function visitsReport(from: string, to: string, context: ReportCont
     const day: DayFigures | undefined = figures[index];
     const pageviews = Object.values(day?.pages ?? {}).reduce((total, page) => total + page.views, 0);
     if (day) {
-      for (const table of ['pages', 'sources', 'campaigns', 'devices'] as const) sumInto(sum[table], day[table], tally);
+      for (const table of ['pages', 'sources', 'campaigns', 'devices'] as const)
+        sumInto(sum[table], day[table], tally, RENAMED[table]);
       sumInto(entries, day.entries, (a, b) => a + b);
     }
     return { date, visitors: day?.visitors ?? 0, pageviews };
@@ -144,12 +172,14 @@ export async function visitsReport(from: string, to: string, context: ReportCont
     visitors: days.reduce((total, day) => total + day.visitors, 0),
     pageviews: days.reduce((total, day) => total + day.pageviews, 0),
     leads: leads.length,
-    won: leads.filter(isWon).length,
+    measuredLeads: leads.filter(({ day }) => measured(day)).length,
+    won: leads.filter(({ lead }) => isWon(lead)).length,
     subscribers: subscribers.length,
   };
   return {
     from,
     to,
+    ...(countedFrom === undefined ? {} : { countedFrom }),
     totals,
     days,
     pages: byVisitors(pageRows),

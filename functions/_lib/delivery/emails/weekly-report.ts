@@ -3,7 +3,8 @@
  * The owner's Monday letter: last week's visits, leads (and those already won) and subscribers
  * against the week before, and the newsletter's sendings.
  */
-import type { MailingProgress, VisitsReport } from '../../../../src/shared/api-responses';
+import type { MailingProgress, VisitOutcomes, VisitsReport } from '../../../../src/shared/api-responses';
+import { conversionOf, MORE_LEADS_WHY } from '../../../../src/shared/visits-conversion';
 import { site } from '../../../../src/site.config';
 import type { NewOutboxEntry } from '../../store/types';
 import { OTHER_VALUE } from '../../store/visits';
@@ -30,12 +31,16 @@ export function change(now: number, before: number): string {
 const against = (now: number, before: number) =>
   `${number(now)} (week before: ${number(before)}, ${change(now, before)})`;
 
-const rate = (leads: number, visitors: number) =>
-  visitors === 0 ? '' : `, ${Math.round((leads / visitors) * 100)} % became leads`;
+/** The share of visitors who became leads, of the leads measured against visits (src/shared/visits-conversion.ts). */
+function rate(row: VisitOutcomes): string {
+  const { rate: share, none } = conversionOf(row);
+  if (share !== undefined) return `, ${Math.round(share * 100)} % became leads`;
+  return none === 'more-leads-than-visitors' ? ', more leads than visitors (see below)' : '';
+}
 
 /** A page's or a source's visitors and leads: `21 visitors, 2 leads (1 won), 10 % became leads`. */
-const outcome = ({ visitors, leads, won }: { visitors: number; leads: number; won: number }) =>
-  `${counted(visitors, 'visitor')}, ${counted(leads, 'lead')}${won ? ` (${number(won)} won)` : ''}${rate(leads, visitors)}`;
+const outcome = (row: VisitOutcomes) =>
+  `${counted(row.visitors, 'visitor')}, ${counted(row.leads, 'lead')}${row.won ? ` (${number(row.won)} won)` : ''}${rate(row)}`;
 
 /** The rows the figures gather past their caps, in words. */
 const pageLabel = (path: string) => (path === 'other' ? 'Other addresses' : path);
@@ -44,6 +49,24 @@ const sourceLabel = (source: string) => (source === OTHER_VALUE ? 'Other sources
 /** `15 Nov` */
 const shortDate = (day: string) =>
   new Date(`${day}T12:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/**
+ * What the week's rates leave out, in words: the leads of days on which no visit was counted,
+ * and why a row may bring more leads than visitors.
+ */
+function rateNotes(week: VisitsReport, shown: VisitOutcomes[]): Block[] {
+  const notes: string[] = [];
+  const left = week.totals.leads - week.totals.measuredLeads;
+  if (left > 0)
+    notes.push(
+      week.countedFrom
+        ? `No visit was counted last week before ${shortDate(week.countedFrom)}: ${counted(left, 'lead')} came before then, and ${left === 1 ? 'is' : 'are'} not in the shares of visitors who became leads.`
+        : `No visit was counted last week: its ${counted(left, 'lead')} ${left === 1 ? 'is' : 'are'} counted, with no share of visitors.`,
+    );
+  if (shown.some((row) => conversionOf(row).none === 'more-leads-than-visitors'))
+    notes.push(`Where more leads came than visitors, no share is given. ${MORE_LEADS_WHY}`);
+  return notes.map((text) => ({ kind: 'paragraph', text }));
+}
 
 function progressText({ queued, sent, failed, bounced, cancelled }: MailingProgress): string {
   const parts = [`${number(sent)} of ${number(queued)} sent`];
@@ -62,6 +85,8 @@ export function weeklyReport(
 ): NewOutboxEntry {
   const { totals } = week;
   const heading = `Your week: ${shortDate(week.from)} to ${shortDate(week.to)}`;
+  const pages = week.pages.slice(0, 5);
+  const sources = week.sources.slice(0, 5);
   const blocks: Block[] = [
     {
       kind: 'fields',
@@ -79,17 +104,18 @@ export function weeklyReport(
     },
     {
       kind: 'fields',
-      rows: week.pages.length
-        ? week.pages.slice(0, 5).map((page): [string, string] => [pageLabel(page.path), outcome(page)])
+      rows: pages.length
+        ? pages.map((page): [string, string] => [pageLabel(page.path), outcome(page)])
         : [['No views', 'none were counted last week']],
     },
     { kind: 'paragraph', text: 'Where visitors came from, with the leads they brought:' },
     {
       kind: 'fields',
-      rows: week.sources.length
-        ? week.sources.slice(0, 5).map((source): [string, string] => [sourceLabel(source.source), outcome(source)])
+      rows: sources.length
+        ? sources.map((source): [string, string] => [sourceLabel(source.source), outcome(source)])
         : [['No visits', 'none were counted last week']],
     },
+    ...rateNotes(week, [...pages, ...sources]),
     sendings.length
       ? {
           kind: 'fields',

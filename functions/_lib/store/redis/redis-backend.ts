@@ -6,7 +6,7 @@
  */
 import { Redis } from '@upstash/redis';
 import { countTable } from '../counting';
-import type { Backend, Check, CommitOutcome, Write } from '../backend-contract';
+import { errorsKey, type Backend, type Check, type CommitOutcome, type Write } from '../backend-contract';
 
 /**
  * The commit. Its argument, one JSON array: the checks ([key, value or false when absent] or
@@ -27,6 +27,47 @@ for _, check in ipairs(input[1]) do
   end
 end
 if not holds then return { 0, current } end
+-- The 'bounded' write (backend-contract.ts): Space-Saving, the new field taking the place of the
+-- one of lowest rank once the table is full. The full table is read only then: a field already
+-- there costs what it did before the table kept its most frequent fields.
+local function bounded(w)
+  local key, field, cap, other, ttl, errorsKey, member = w[2], w[3], tonumber(w[4]), w[5], w[6], w[7], w[8]
+  if field ~= other and redis.call('HEXISTS', key, field) == 0
+    and redis.call('HLEN', key) - redis.call('HEXISTS', key, other) >= cap then
+    local errors, counts = {}, redis.call('HGETALL', key)
+    local stored = redis.call('HGETALL', errorsKey)
+    for i = 1, #stored, 2 do errors[stored[i]] = tonumber(stored[i + 1]) end
+    local victim, rank, inherited
+    for i = 1, #counts, 2 do
+      if counts[i] ~= other then
+        local e = errors[counts[i]] or 0
+        local r = tonumber(counts[i + 1]) + e
+        if not victim or r < rank or (r == rank and e > inherited) then victim, rank, inherited = counts[i], r, e end
+      end
+    end
+    if not victim then
+      field = other
+    else
+      redis.call('HDEL', key, victim)
+      redis.call('HDEL', errorsKey, victim)
+      redis.call('HINCRBY', key, other, rank - inherited)
+      if member then
+        local from, into = key .. '|' .. victim, key .. '|' .. other
+        redis.call('PFMERGE', into, from)
+        redis.call('EXPIRE', into, ttl, 'NX')
+        redis.call('DEL', from)
+      end
+      redis.call('HSET', errorsKey, field, rank)
+      redis.call('EXPIRE', errorsKey, ttl, 'NX')
+    end
+  end
+  if redis.call('HINCRBY', key, field, 1) == 1 then redis.call('EXPIRE', key, ttl) end
+  if member then
+    local set = key .. '|' .. field
+    if redis.call('PFADD', set, member) == 1 then redis.call('EXPIRE', set, ttl) end
+  end
+end
+
 local apply
 apply = function(w)
   local op, key = w[1], w[2]
@@ -42,27 +83,16 @@ apply = function(w)
     -- A set's time to live is set when it is made (PFADD answers 1 for a new key): an EXPIRE at
     -- every view would double what a view costs, and Upstash bills each command.
     if redis.call('PFADD', key, w[3]) == 1 then redis.call('EXPIRE', key, w[4]) end
-  elseif op == 'bounded' then
-    local field, other = w[3], w[5]
-    if field ~= other and redis.call('HEXISTS', key, field) == 0
-      and redis.call('HLEN', key) - redis.call('HEXISTS', key, other) >= tonumber(w[4]) then
-      field = other
-    end
-    if redis.call('HINCRBY', key, field, 1) == 1 then redis.call('EXPIRE', key, w[6]) end
-    if w[7] then
-      local set = key .. '|' .. field
-      if redis.call('PFADD', set, w[7]) == 1 then redis.call('EXPIRE', set, w[6]) end
-    end
+  elseif op == 'bounded' then bounded(w)
   elseif op == 'limited' then
     local count = redis.call('INCR', key)
     if count == 1 then redis.call('PEXPIRE', key, w[4]) end
-    if count <= tonumber(w[3]) then
-      for _, inner in ipairs(w[5]) do apply(inner) end
-    end
+    for _, inner in ipairs(count <= tonumber(w[3]) and w[5] or w[6]) do apply(inner) end
   elseif op == 'mark' then
-    if not redis.call('SET', key, '1', 'PX', w[3], 'GET') then
-      for _, inner in ipairs(w[4]) do apply(inner) end
-    end
+    local live = redis.call('SET', key, '1', 'PX', w[3], 'GET')
+    -- The other mark is read only when this one is absent: a visit that goes on costs nothing more.
+    if not live and w[6] then live = redis.call('GET', w[6]) end
+    for _, inner in ipairs(live and w[5] or w[4]) do apply(inner) end
   end
 end
 for _, w in ipairs(input[2]) do apply(w) end
@@ -103,12 +133,27 @@ function encoded(write: Write): Encoded {
         String(write.cap),
         write.other,
         String(write.ttlSeconds),
+        errorsKey(write.key),
         ...(write.member === undefined ? [] : [write.member]),
       ];
     case 'mark':
-      return ['mark', write.key, String(Math.max(1, Math.ceil(write.ttlMs))), write.then.map(encoded)];
+      return [
+        'mark',
+        write.key,
+        String(Math.max(1, Math.ceil(write.ttlMs))),
+        write.then.map(encoded),
+        (write.otherwise ?? []).map(encoded),
+        ...(write.from === undefined ? [] : [write.from]),
+      ];
     case 'limited':
-      return ['limited', write.key, String(write.max), String(write.windowMs), write.then.map(encoded)];
+      return [
+        'limited',
+        write.key,
+        String(write.max),
+        String(write.windowMs),
+        write.then.map(encoded),
+        (write.otherwise ?? []).map(encoded),
+      ];
   }
 }
 

@@ -44,7 +44,10 @@ const IDLE_MS = 5;
  * table), so the values one commit adds share its last pages and only the small entries of the
  * key's index land apart; expires_at comes before the value, so a read never walks a long
  * value's overflow pages to find it. idx is keyed by member first, so the indexes one record
- * joins at once share a page. A list is one b-tree, its members in order of arrival by seq.
+ * joins at once share a page. A list is one b-tree, its members in order of arrival by seq. A
+ * distinct set is its row in distinct_sets (its expiry, and the members it has forgotten) and
+ * the members it still keeps, each until its own expires_at (./counted-tables.ts). Everything
+ * that expires has an index on its expiry, by which every transaction of writes prunes it.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, expires_at INTEGER, value TEXT NOT NULL);
@@ -56,20 +59,38 @@ CREATE TABLE IF NOT EXISTS lists (name TEXT NOT NULL, seq INTEGER NOT NULL, memb
   PRIMARY KEY (name, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS counters (name TEXT NOT NULL, field TEXT NOT NULL, value INTEGER NOT NULL,
   expires_at INTEGER, PRIMARY KEY (name, field)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS counters_expiry ON counters (expires_at) WHERE expires_at IS NOT NULL;
 CREATE TABLE IF NOT EXISTS tallies (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS tallies_expiry ON tallies (reset_at);
 CREATE TABLE IF NOT EXISTS distinct_members (name TEXT NOT NULL, member TEXT NOT NULL, expires_at INTEGER NOT NULL,
   PRIMARY KEY (name, member)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS distinct_members_expiry ON distinct_members (expires_at);
+CREATE TABLE IF NOT EXISTS distinct_sets (name TEXT PRIMARY KEY, forgotten INTEGER NOT NULL, expires_at INTEGER NOT NULL)
+  WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS distinct_sets_expiry ON distinct_sets (expires_at);
 `;
 
 /**
  * The layout's version in PRAGMA user_version. The tables of one store per concern (versions 0
  * to 3) came before; 100 had these tables, with kv, idx and lists laid out as one b-tree by key.
  */
-export const LAYOUT_VERSION = 102;
+export const LAYOUT_VERSION = 103;
+/** 102 kept every member of a distinct set until the set expired, and no distinct_sets. */
+const BEFORE_FORGOTTEN_MEMBERS = 102;
 /** 101 had every table but distinct_members, which SCHEMA adds. */
 const BEFORE_DISTINCT_SETS = 101;
 const FIRST_GENERIC_LAYOUT = 100;
+
+/**
+ * Version 102's distinct sets get their rows in distinct_sets (which SCHEMA has just made). Their
+ * members were kept until the set expired (25 months for a day's visitors): they are forgotten
+ * two days after the upgrade, the longest any rule keeps one (a day's visitor hashes, whose salt
+ * lives 48 hours), and counted still.
+ */
+const FROM_KEPT_MEMBERS = `
+INSERT INTO distinct_sets (name, forgotten, expires_at)
+  SELECT name, 0, max(expires_at) FROM distinct_members GROUP BY name;
+UPDATE distinct_members SET expires_at = min(expires_at, CAST(unixepoch('subsec') * 1000 AS INTEGER) + 172800000);`;
 
 /** Version 100's kv, idx and lists, set aside before SCHEMA makes them again, then moved over as they are. */
 const FROM_FIRST_GENERIC_LAYOUT = {
@@ -84,6 +105,21 @@ DROP TABLE kv_100; DROP TABLE idx_100; DROP TABLE lists_100;`,
 };
 
 export type Row = Record<string, SQLOutputValue>;
+
+/** A column of a row read as text, or null. */
+export function text(row: Row | undefined, column: string): string | null {
+  const value = row?.[column];
+  return typeof value === 'string' ? value : null;
+}
+
+/** A column of a row read as a whole number, or 0. */
+export function integer(row: Row | undefined, column: string): number {
+  const value = row?.[column];
+  return typeof value === 'number' ? value : 0;
+}
+
+/** A value or counter that has not expired: no expiry, or later than the parameter (now). */
+export const LIVE = '(expires_at IS NULL OR expires_at > ?)';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -229,6 +265,7 @@ export async function openDatabase(directory: string): Promise<Database> {
       if (version === FIRST_GENERIC_LAYOUT) db.exec(FROM_FIRST_GENERIC_LAYOUT.aside);
       db.exec(SCHEMA);
       if (version === FIRST_GENERIC_LAYOUT) db.exec(FROM_FIRST_GENERIC_LAYOUT.back);
+      else if (version === BEFORE_FORGOTTEN_MEMBERS) db.exec(FROM_KEPT_MEMBERS);
       else if (version !== BEFORE_DISTINCT_SETS) migrateLegacyTables(database, version);
       db.exec(`PRAGMA user_version = ${LAYOUT_VERSION}`);
     });

@@ -4,41 +4,16 @@
  * commit one IMMEDIATE transaction that checks, then writes. It knows no rule of the site.
  */
 import type { SQLInputValue } from 'node:sqlite';
-import { distinctKey, type Backend, type Check, type CommitOutcome, type Write } from '../backend-contract';
+import type { Backend, Check, CommitOutcome, Write } from '../backend-contract';
 import { countTable } from '../counting';
-import { openDatabase, type Database, type Row } from './database';
-
-/** A value that has not expired: absent, or later than now. */
-const LIVE = '(expires_at IS NULL OR expires_at > ?)';
-
-function text(row: Row | undefined, column: string): string | null {
-  const value = row?.[column];
-  return typeof value === 'string' ? value : null;
-}
-
-function integer(row: Row | undefined, column: string): number {
-  const value = row?.[column];
-  return typeof value === 'number' ? value : 0;
-}
+import { addDistinct, addToBounded, addToCounter, deleteDistinct, distinctSize, pruneExpired } from './counted-tables';
+import { integer, LIVE, openDatabase, text, type Database } from './database';
 
 const valueOf = (database: Database, key: string, now: number) =>
   text(database.get(`SELECT value FROM kv WHERE key = ? AND ${LIVE}`, key, now), 'value');
 
 const lengthOf = (database: Database, key: string) =>
   integer(database.get('SELECT count(*) AS length FROM lists WHERE name = ?', key), 'length');
-
-/** Adds `by` to a counter, which lives until `expiresAt` (ms; null: for good); one at 0 or less goes. */
-function addToCounter(database: Database, key: string, field: string, by: number, expiresAt: number | null): void {
-  database.run(
-    `INSERT INTO counters (name, field, value, expires_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (name, field) DO UPDATE SET value = value + excluded.value, expires_at = excluded.expires_at`,
-    key,
-    field,
-    by,
-    expiresAt,
-  );
-  database.run('DELETE FROM counters WHERE name = ? AND field = ? AND value <= 0', key, field);
-}
 
 /** Applies one write inside the caller's transaction. */
 function apply(database: Database, write: Write, now: number): void {
@@ -60,7 +35,7 @@ function apply(database: Database, write: Write, now: number): void {
       run('DELETE FROM idx WHERE name = ?', write.key);
       run('DELETE FROM lists WHERE name = ?', write.key);
       run('DELETE FROM counters WHERE name = ?', write.key);
-      run('DELETE FROM distinct_members WHERE name = ?', write.key);
+      deleteDistinct(database, write.key);
       return;
     case 'index':
       run('INSERT OR REPLACE INTO idx (name, member, score) VALUES (?, ?, ?)', write.key, write.member, write.score);
@@ -80,51 +55,26 @@ function apply(database: Database, write: Write, now: number): void {
       addToCounter(database, write.key, write.field, write.by, null);
       return;
     case 'distinct':
-      run(
-        `INSERT INTO distinct_members (name, member, expires_at) VALUES (?, ?, ?)
-         ON CONFLICT (name, member) DO NOTHING`,
-        write.key,
-        write.member,
-        now + write.ttlSeconds * 1000,
-      );
+      addDistinct(database, write, now);
       return;
-    case 'bounded': {
-      const { key, other } = write;
-      const known = (field: string) =>
-        database.get(`SELECT 1 AS known FROM counters WHERE name = ? AND field = ? AND ${LIVE}`, key, field, now) !==
-        undefined;
-      const others = integer(
-        database.get(
-          `SELECT count(*) AS size FROM counters WHERE name = ? AND field <> ? AND ${LIVE}`,
-          key,
-          other,
-          now,
-        ),
-        'size',
-      );
-      const field = write.field === other || known(write.field) || others < write.cap ? write.field : other;
-      addToCounter(database, key, field, 1, now + write.ttlSeconds * 1000);
-      if (write.member !== undefined)
-        apply(
-          database,
-          { op: 'distinct', key: distinctKey(key, field), member: write.member, ttlSeconds: write.ttlSeconds },
-          now,
-        );
+    case 'bounded':
+      addToBounded(database, write, now);
       return;
-    }
     case 'limited': {
       const current = database.get('SELECT count, reset_at FROM tallies WHERE key = ?', write.key);
       const live = current !== undefined && integer(current, 'reset_at') > now;
       const count = live ? integer(current, 'count') + 1 : 1;
       const resetAt = live ? integer(current, 'reset_at') : now + write.windowMs;
       run('INSERT OR REPLACE INTO tallies (key, count, reset_at) VALUES (?, ?, ?)', write.key, count, resetAt);
-      if (count <= write.max) for (const inner of write.then) apply(database, inner, now);
+      for (const inner of count <= write.max ? write.then : (write.otherwise ?? [])) apply(database, inner, now);
       return;
     }
     case 'mark': {
-      const fresh = valueOf(database, write.key, now) === null;
+      const live =
+        valueOf(database, write.key, now) !== null ||
+        (write.from !== undefined && valueOf(database, write.from, now) !== null);
       apply(database, { op: 'put', key: write.key, value: '1', ttlMs: write.ttlMs }, now);
-      if (fresh) for (const inner of write.then) apply(database, inner, now);
+      for (const inner of live ? (write.otherwise ?? []) : write.then) apply(database, inner, now);
       return;
     }
   }
@@ -163,9 +113,9 @@ function commitAll(database: Database, commits: readonly Waiting[]): (() => void
     const outcome = commitOne(database, commit, now);
     return () => commit.resolve(outcome);
   });
-  // Expired marks go as later writes pass by: the store does not grow with every one ever made.
-  database.run('DELETE FROM kv WHERE expires_at <= ?', now);
-  database.run('DELETE FROM distinct_members WHERE expires_at <= ?', now);
+  // What has expired goes as later writes pass by: the store does not grow with every mark,
+  // rate window and visitor ever made.
+  pruneExpired(database, now);
   database.wrote(commits.reduce((count, commit) => count + commit.writes.length, 0));
   return answers;
 }
@@ -298,14 +248,10 @@ export function sqliteBackend(directory: string): SqliteBackend {
       }),
 
     distinctCounts: (keys) =>
-      read((database) =>
-        keys.map((key) =>
-          integer(
-            database.get(`SELECT count(*) AS size FROM distinct_members WHERE name = ? AND ${LIVE}`, key, Date.now()),
-            'size',
-          ),
-        ),
-      ),
+      read((database) => {
+        const now = Date.now();
+        return keys.map((key) => distinctSize(database, key, now));
+      }),
 
     close() {
       const current = opening;

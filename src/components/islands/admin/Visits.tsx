@@ -9,7 +9,16 @@ import { FormAlert } from '../../ui/field';
 import { Chart } from './Chart';
 import { count } from './record-text';
 import { VisitsTables } from './VisitsTables';
-import { conversionRate, percentChange, RANGES, rangesEndingOn, visitsUrl, type RangeDays } from './visits-figures';
+import {
+  conversionRate,
+  noRateNote,
+  percentChange,
+  RANGES,
+  rangesEndingOn,
+  unmeasuredLeadsNote,
+  visitsUrl,
+  type RangeDays,
+} from './visits-figures';
 
 /** A day of the report (YYYY-MM-DD, the site's time zone's), e.g. "2 Nov 2026". */
 const day = (iso: string) => formatDay(iso);
@@ -33,7 +42,10 @@ function RangePicker({ value, onChange }: { value: RangeDays; onChange: (days: R
   );
 }
 
-/** The range's totals, each beside the period before (`before` names it, and is absent until it has come). */
+/**
+ * The range's totals, each beside the period before (`before` names it, and is absent until it has
+ * come), and why a conversion leaves leads out or has no rate.
+ */
 function Totals({ report, previous, before }: { report: VisitsReport; previous?: VisitsReport; before: string }) {
   const { totals } = report;
   const figures: { label: string; value: string; then?: string }[] = [
@@ -52,25 +64,33 @@ function Totals({ report, previous, before }: { report: VisitsReport; previous?:
     })),
     {
       label: 'Conversion',
-      value: conversionRate(totals.leads, totals.visitors),
-      then: previous && `${conversionRate(previous.totals.leads, previous.totals.visitors)} in ${before}`,
+      value: conversionRate(totals),
+      then: previous && `${conversionRate(previous.totals)} in ${before}`,
     },
   ];
+  const notes = [unmeasuredLeadsNote(report), noRateNote([totals], () => 'the whole range')].filter(Boolean);
   return (
-    <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 xl:grid-cols-6">
-      {figures.map(({ label, value, then }) => (
-        <div
-          key={label}
-          className="min-w-0 rounded-(--radius-card) bg-white p-4 shadow-(--shadow-card) ring-1 ring-ink-100"
-        >
-          <dt className="text-sm font-semibold text-ink-600">{label}</dt>
-          <dd className="mt-1 text-2xl font-extrabold tracking-tight wrap-anywhere tabular-nums sm:text-3xl">
-            {value}
-          </dd>
-          {then && <dd className="mt-1 text-sm text-ink-600">{then}</dd>}
-        </div>
+    <div className="grid gap-3">
+      <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 xl:grid-cols-6">
+        {figures.map(({ label, value, then }) => (
+          <div
+            key={label}
+            className="min-w-0 rounded-(--radius-card) bg-white p-4 shadow-(--shadow-card) ring-1 ring-ink-100"
+          >
+            <dt className="text-sm font-semibold text-ink-600">{label}</dt>
+            <dd className="mt-1 text-2xl font-extrabold tracking-tight wrap-anywhere tabular-nums sm:text-3xl">
+              {value}
+            </dd>
+            {then && <dd className="mt-1 text-sm text-ink-600">{then}</dd>}
+          </div>
+        ))}
+      </dl>
+      {notes.map((note) => (
+        <p key={note} className="text-sm text-ink-600">
+          {note}
+        </p>
       ))}
-    </dl>
+    </div>
   );
 }
 

@@ -1,21 +1,12 @@
 import { useState } from 'react';
-import type { VisitPageRow, VisitsReport } from '../../../shared/api-responses';
+import type { VisitOutcomes, VisitPageRow, VisitsReport } from '../../../shared/api-responses';
 import { Button } from '../../ui/button';
 import { RecordTable, type Column } from '../../ui/record-list';
 import { count } from './record-text';
-import { conversionRate, share } from './visits-figures';
+import { conversionRate, noRateNote, share } from './visits-figures';
 
 /** Rows a table shows until the owner asks for all of them. */
 const FIRST_ROWS = 10;
-
-/** What people did after arriving, for the rows of pages, sources and campaigns alike. */
-interface Outcomes {
-  visitors: number;
-  leads: number;
-  /** Of the leads, those marked won. */
-  won: number;
-  subscribers: number;
-}
 
 /**
  * A column of figures. On a phone a table keeps its name, Visitors, Leads and Won (`wideOnly`
@@ -28,12 +19,12 @@ const figure = <T,>(header: string, value: (row: T) => number, wideOnly = false)
   wideOnly,
 });
 
-function outcomeColumns<T extends Outcomes>(): Column<T>[] {
+function outcomeColumns<T extends VisitOutcomes>(): Column<T>[] {
   return [
     figure('Leads', (row) => row.leads),
     figure('Won', (row) => row.won),
     figure('Subscribers', (row) => row.subscribers, true),
-    { header: 'Conversion', cell: (row) => conversionRate(row.leads, row.visitors), numeric: true, wideOnly: true },
+    { header: 'Conversion', cell: (row) => conversionRate(row), numeric: true, wideOnly: true },
   ];
 }
 
@@ -45,8 +36,9 @@ const nameColumn = <T,>(header: string, name: (row: T) => string): Column<T> => 
   className: 'min-w-28 wrap-anywhere md:min-w-40',
 });
 
+const pageName = (row: VisitPageRow) => (row.path === 'other' ? 'Other addresses' : row.path);
 const PAGE_COLUMNS: Column<VisitPageRow>[] = [
-  nameColumn('Page', (row) => (row.path === 'other' ? 'Other addresses' : row.path)),
+  nameColumn('Page', pageName),
   figure('Visitors', (row) => row.visitors),
   figure('Views', (row) => row.pageviews, true),
   figure('Entries', (row) => row.entries, true),
@@ -70,19 +62,21 @@ const CAMPAIGN_COLUMNS: Column<CampaignRow>[] = [
 type DeviceRow = VisitsReport['devices'][number];
 const DEVICE_NAMES: Partial<Record<string, string>> = { phone: 'Phone', tablet: 'Tablet', desktop: 'Desktop' };
 
-/** A table of figures under its heading: the first rows, and all of them on demand. */
+/** A table of figures under its heading: the first rows, and all of them on demand; `note` says what its figures leave out. */
 function FigureTable<T>({
   title,
   rows,
   rowKey,
   columns,
   emptyText,
+  note,
 }: {
   title: string;
   rows: T[];
   rowKey: (row: T) => string;
   columns: Column<T>[];
   emptyText: string;
+  note?: string | undefined;
 }) {
   const [all, setAll] = useState(false);
   const shown = all ? rows : rows.slice(0, FIRST_ROWS);
@@ -103,6 +97,7 @@ function FigureTable<T>({
       ) : (
         <RecordTable label={title} rows={shown} rowKey={rowKey} columns={columns} />
       )}
+      {note && <p className="text-sm text-ink-600">{note}</p>}
       {rows.length > 0 && columns.some((column) => column.wideOnly) && (
         <p className="text-xs text-ink-600 md:hidden">
           {columns
@@ -132,6 +127,7 @@ export function VisitsTables({ report }: { report: VisitsReport }) {
         rowKey={(row) => row.path}
         columns={PAGE_COLUMNS}
         emptyText="No page was visited in this range."
+        note={noRateNote(report.pages, pageName)}
       />
       <FigureTable
         title="Sources"
@@ -139,6 +135,7 @@ export function VisitsTables({ report }: { report: VisitsReport }) {
         rowKey={(row) => row.source}
         columns={SOURCE_COLUMNS}
         emptyText="No visit in this range."
+        note={noRateNote(report.sources, (row) => row.source)}
       />
       <FigureTable
         title="Campaigns"
@@ -146,6 +143,7 @@ export function VisitsTables({ report }: { report: VisitsReport }) {
         rowKey={(row) => row.campaign}
         columns={CAMPAIGN_COLUMNS}
         emptyText="No visit in this range came from a link with a utm_campaign parameter."
+        note={noRateNote(report.campaigns, (row) => row.campaign)}
       />
       <FigureTable
         title="Devices"
