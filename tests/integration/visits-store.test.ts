@@ -19,6 +19,8 @@ import {
   type Device,
   type View,
 } from '../../functions/_lib/store/visits';
+import { KEYS } from '../../functions/_lib/store/keys';
+import { addDays } from '../../functions/_lib/visits/calendar-days';
 import { useStores } from '../support/store-setup';
 import { createRedisStore, type Store, type TestBackend } from '../support/stores';
 
@@ -34,7 +36,10 @@ const backends = stores.backends.map(([name, backend]): [string, () => Promise<S
   backend,
 ]);
 
-const DAY = '2026-11-20';
+// Ten days ago: a past day, well within the 25 months a day's figures are kept, whatever the date.
+const DAY = addDays(new Date().toISOString().slice(0, 10), -10);
+/** The first day still open in these tests: DAY is before it, so it is stored once read. */
+const OPEN = addDays(DAY, 2);
 const view = (visitor: string, overrides: Partial<View> = {}): View => ({
   day: DAY,
   visitor,
@@ -92,8 +97,8 @@ describe.each(backends)('visits on %s', (_name, fresh, backend) => {
     store = await fresh();
     await store.recordView(view('a', { path: '/blog' }));
     await store.recordView(view('b', { path: '/blog', campaign: 'x' }));
-    const [live] = await store.visitDays([DAY], '2026-11-22');
-    const [stored] = await store.visitDays([DAY], '2026-11-22');
+    const [live] = await store.visitDays([DAY], OPEN);
+    const [stored] = await store.visitDays([DAY], OPEN);
     expect(stored).toEqual(live);
     expect(stored?.pages['/blog']).toEqual({ views: 2, visitors: 2 });
     // Only the stored figures remain of the day: its live tables and sets are gone.
@@ -105,8 +110,18 @@ describe.each(backends)('visits on %s', (_name, fresh, backend) => {
 
   test('a day with nothing reads as zeros', async () => {
     store = await fresh();
-    const [day] = await store.visitDays(['2026-01-01'], '2026-11-22');
+    const [day] = await store.visitDays([addDays(DAY, -300)], OPEN);
     expect(day).toEqual({ visitors: 0, pages: {}, entries: {}, sources: {}, campaigns: {}, devices: {} });
+  });
+
+  test('a day is kept 25 months from the day itself: one read later than that is not stored again', async () => {
+    store = await fresh();
+    const old = addDays(DAY, -Math.ceil(VISITS_TTL_SECONDS / 86_400) - 2);
+    await store.recordView(view('a', { day: old }));
+    const [first] = await store.visitDays([old], OPEN);
+    expect(first?.visitors).toBe(1);
+    const own = backend.backend();
+    expect(await own.get([KEYS.visitDay(old)])).toEqual([null]);
   });
 
   test('a flood of made-up campaigns and sources is kept to the cap plus one "other" row', async () => {
@@ -160,22 +175,22 @@ describe.each(backends)('visits on %s', (_name, fresh, backend) => {
         return values;
       },
     };
-    const later = createStore(slow).visitDays([DAY], '2026-11-22');
+    const later = createStore(slow).visitDays([DAY], OPEN);
     await looked.opened;
-    const [first] = await backend.open().visitDays([DAY], '2026-11-22');
+    const [first] = await backend.open().visitDays([DAY], OPEN);
     firstDone.open();
     expect(first).toEqual(expected);
     expect((await later)[0]).toEqual(expected);
-    expect((await store.visitDays([DAY], '2026-11-22'))[0]).toEqual(expected);
+    expect((await store.visitDays([DAY], OPEN))[0]).toEqual(expected);
   });
 
   test('eight readers of a past day at once all answer its figures, and the day keeps them', async () => {
     store = await fresh();
     for (const visitor of ['a', 'b', 'c']) await store.recordView(view(visitor, { path: '/blog', campaign: 'x' }));
     const [expected] = await store.visitDays([DAY], '2000-01-01');
-    const answers = await Promise.all(Array.from({ length: 8 }, () => backend.open().visitDays([DAY], '2026-11-22')));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => backend.open().visitDays([DAY], OPEN)));
     for (const [answer] of answers) expect(answer).toEqual(expected);
-    expect((await store.visitDays([DAY], '2026-11-22'))[0]).toMatchObject({ visitors: 3 });
+    expect((await store.visitDays([DAY], OPEN))[0]).toMatchObject({ visitors: 3 });
   });
 
   test('a source 30 visitors came from keeps its row after 100 made-up values filled the table, as more keep coming', async () => {
@@ -240,7 +255,7 @@ describe.each(backends)('visits on %s', (_name, fresh, backend) => {
 
   test("a visit open at midnight goes on under the new day's hash: no new entry, and not Direct", async () => {
     store = await fresh();
-    const yesterday = '2026-11-19';
+    const yesterday = addDays(DAY, -1);
     await store.recordView(view('a-yesterday', { day: yesterday, path: '/zoho', source: 'linkedin' }));
     await store.recordView(view('a-today', { continues: 'a-yesterday', path: '/sectors' }));
     // Nobody had a visit open under this one's hash of yesterday: a visit begins.
@@ -264,7 +279,7 @@ describe.each(backends)('visits on %s', (_name, fresh, backend) => {
     const salts = await Promise.all(Array.from({ length: 20 }, () => store.visitSalt(DAY)));
     expect(new Set(salts).size).toBe(1);
     expect(salts[0]).toMatch(/^[0-9a-f]{64}$/);
-    expect(await store.visitSalt('2026-11-21')).not.toBe(salts[0]);
+    expect(await store.visitSalt(addDays(DAY, 1))).not.toBe(salts[0]);
   });
 });
 

@@ -15,6 +15,8 @@ export const VISIT_MS = 30 * 60_000;
 export const VISITS_TTL_SECONDS = 25 * 31 * 24 * 3600;
 /** A day's salt is deleted 48 hours after it was made. */
 export const SALT_TTL_MS = 48 * 3600_000;
+/** A day, in ms. */
+const DAY_MS = 86_400_000;
 /**
  * How long a visitor hash itself is kept in a distinct set (the embedded store keeps them; a
  * HyperLogLog on Upstash never does), counted without being kept after. A hash joins its day's
@@ -263,15 +265,14 @@ export function visitVerbs(backend: Backend) {
           if (kept) return revived(kept);
           const { figures, keys } = await liveDay(date);
           if (date >= finalBefore) return figures;
+          // Kept VISITS_TTL_SECONDS from the day itself, not from the read that stores it: a day
+          // first read when it is nearly 25 months old is gone on time all the same.
+          const ttlMs = Date.parse(`${date}T00:00:00.000Z`) + VISITS_TTL_SECONDS * 1000 + DAY_MS - Date.now();
+          if (ttlMs <= 0) return figures;
           const outcome = await backend.commit(
             [{ key: KEYS.visitDay(date), value: null }],
             [
-              {
-                op: 'put',
-                key: KEYS.visitDay(date),
-                value: JSON.stringify(figures),
-                ttlMs: VISITS_TTL_SECONDS * 1000,
-              },
+              { op: 'put', key: KEYS.visitDay(date), value: JSON.stringify(figures), ttlMs },
               ...keys.map((key): Write => ({ op: 'del', key })),
             ],
           );
