@@ -5,10 +5,9 @@
  */
 import { beforeEach, describe, expect, test } from 'vitest';
 import adminLeads from '../../functions/admin-leads';
-import adminSpam from '../../functions/admin-spam';
 import { LEAD_NOTE_MAX, LEAD_STATUSES, type LeadStatus } from '../../src/shared/records';
 import { call, logIn, ORIGIN } from '../support/admin-calls';
-import { DESK_ENV, leadAt, leadsPage, listedLead, PASSWORD, patchLead } from '../support/lead-desk';
+import { DESK_ENV, leadAt, leadsPage, listedLead, PASSWORD, patchLead, releaseLead } from '../support/lead-desk';
 import { leadEntries } from '../support/outbox-entries';
 import { useStores } from '../support/store-setup';
 import type { Store } from '../support/stores';
@@ -132,13 +131,7 @@ describe.each(stores.backends)('the lead desk on %s', (_name, backend) => {
         const { status, body } = await patchLead(cookie, id, { status: 'won' });
         expect([id, status, body]).toEqual([id, 404, { error: 'No lead has that id' }]);
       }
-      const release = await call(adminSpam, `/api/admin/spam/${held.id}/release`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: ORIGIN, cookie },
-        body: '{}',
-        params: { id: held.id },
-      });
-      expect(release.status).toBe(200);
+      expect(await releaseLead(cookie, held.id)).toBe(200);
       expect((await patchLead(cookie, held.id, { status: 'won' })).status).toBe(200);
     });
 
@@ -210,13 +203,7 @@ describe.each(stores.backends)('the lead desk on %s', (_name, backend) => {
     expect(await statuses()).toEqual(counts({ replied: 1, booked: 1, won: 1, lost: 1 }));
 
     // A held lead counts in no status until it is released, then as New.
-    const release = await call(adminSpam, `/api/admin/spam/${held.id}/release`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: ORIGIN, cookie },
-      body: '{}',
-      params: { id: held.id },
-    });
-    expect(release.status).toBe(200);
+    expect(await releaseLead(cookie, held.id)).toBe(200);
     expect(await statuses()).toEqual(counts({ new: 1, replied: 1, booked: 1, won: 1, lost: 1 }));
     expect(await store.leadStatusCounts()).toEqual(await statuses());
     expect(await store.countLeads()).toBe(5);

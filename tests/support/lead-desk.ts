@@ -1,6 +1,7 @@
 /** The owner's lead desk as the admin page calls it: the leads list, a lead's PATCH, and their answers. */
 import { expect } from 'vitest';
 import adminLeads from '../../functions/admin-leads';
+import adminSpam from '../../functions/admin-spam';
 import type { ApiErrorBody, LeadsPage } from '../../src/shared/api-responses';
 import type { Lead } from '../../src/shared/records';
 import { call, ORIGIN } from './admin-calls';
@@ -33,16 +34,27 @@ export async function patchLead(
   return { status: response.status, body: (await response.json()) as Partial<Lead> & Partial<ApiErrorBody> };
 }
 
+/** GET /api/admin/leads with the query given, answering anything. */
+export const getLeads = (cookie: string, query: string) =>
+  call(adminLeads, `/api/admin/leads${query}`, { headers: { cookie } });
+
 /** GET /api/admin/leads with the query given (already encoded), answering 200. */
 export async function leadsPage(cookie: string, query = ''): Promise<LeadsPage> {
-  const response = await call(adminLeads, `/api/admin/leads${query}`, { headers: { cookie } });
+  const response = await getLeads(cookie, query);
   expect(response.status, `GET /api/admin/leads${query}`).toBe(200);
   return (await response.json()) as LeadsPage;
 }
 
-/** GET /api/admin/leads with the query given, answering anything. */
-export const getLeads = (cookie: string, query: string) =>
-  call(adminLeads, `/api/admin/leads${query}`, { headers: { cookie } });
+/** "Not spam" on a held lead (POST /api/admin/spam/{id}/release), as the admin page sends it: its status. */
+export async function releaseLead(cookie: string, id: string): Promise<number> {
+  const response = await call(adminSpam, `/api/admin/spam/${id}/release`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: ORIGIN, cookie },
+    body: '{}',
+    params: { id },
+  });
+  return response.status;
+}
 
 /** Stores a lead of the contact form at `at` (ms), as the form would. */
 export async function leadAt(
