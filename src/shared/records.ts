@@ -142,7 +142,17 @@ export interface ContentCheck {
  * What an outbox entry does: an e-mail to the team, the guide to a prospect, a confirmation link,
  * a webhook, or a newsletter mailing to one subscriber (or, as a test, to the owner).
  */
-export type DeliveryKind = 'lead-notification' | 'guide' | 'confirmation' | 'webhook' | 'newsletter' | 'weekly-report';
+export type DeliveryKind =
+  | 'lead-notification'
+  | 'guide'
+  | 'confirmation'
+  | 'webhook'
+  | 'newsletter'
+  | 'weekly-report'
+  /** A booking's calendar message to the person: the invitation, a move or a cancellation (iMIP). */
+  | 'invitation'
+  /** The e-mail 24 hours before a booked call. */
+  | 'reminder';
 
 /**
  * pending: waiting for its next attempt; delivered: sent (or written to the local outbox folder);
@@ -168,3 +178,39 @@ export interface Delivery {
   /** Where it went: `smtp`, the local outbox `file`, or `webhook`. */
   via?: 'smtp' | 'file' | 'webhook';
 }
+
+/**
+ * A booked call (POST /api/bookings): the times, who booked it and the calendar event's identity.
+ * Each booking is also a lead (`leadId`, form `booking`), which carries the first touch.
+ */
+export interface Booking {
+  id: string;
+  /** The lead made with it. */
+  leadId: string;
+  /** ISO times in UTC; `end` is the call's end, without the buffer after it. */
+  start: string;
+  end: string;
+  status: BookingStatus;
+  name: string;
+  email: string;
+  /** The address with an internationalised domain in punycode, for sending; only when it differs from `email`. */
+  emailAscii?: string;
+  company?: string;
+  notes?: string;
+  /** The zone the person booked in (an IANA name): their e-mails give the time in it. */
+  timeZone: string;
+  /** The calendar event's UID (RFC 5545), the same for every message about this call. */
+  uid: string;
+  /** Raised by every change the person's calendar is sent: a move, a cancellation. */
+  sequence: number;
+  /** A SHA-256 of the secret of the person's link (base64url): the link itself is never kept. */
+  tokenHash: string;
+  /** The outbox entry of the reminder still to go, if any. */
+  reminder?: string;
+  createdAt: string;
+  updatedAt?: string;
+  /** Who cancelled it, and when. */
+  cancelled?: { at: string; by: 'person' | 'owner' };
+}
+
+export type BookingStatus = 'booked' | 'cancelled';

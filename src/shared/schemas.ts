@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { normalEmail } from './email-address';
 import { PROOF_OF_WORK_FIELD } from './proof-of-work-names';
+import { TimeZoneName } from './booking';
 import { LEAD_NOTE_MAX, LEAD_STATUSES } from './records';
 
 // zod compiles object parsers with `new Function` when it may: in the browser that probe alone
@@ -136,7 +137,7 @@ const optionalText = (max: number, { multiline = false } = {}) =>
     .transform((value) => (value && VISIBLE.test(value) ? value : undefined));
 
 /** The forms a submission can come from: the only values `source` may take, and the keys of the admin's counts. */
-export const SOURCES = ['website_footer', 'newsletter_footer', 'zoho_guide', 'contact_form'] as const;
+export const SOURCES = ['website_footer', 'newsletter_footer', 'zoho_guide', 'contact_form', 'booking'] as const;
 export type SourceName = (typeof SOURCES)[number];
 
 /** How the admin page, its CSV and the owner's e-mails name each form: plain names, never the ids. */
@@ -145,6 +146,7 @@ export const SOURCE_NAMES: Record<SourceName, string> = {
   zoho_guide: 'Zoho guide',
   newsletter_footer: 'Newsletter under a post',
   website_footer: 'Newsletter in the footer',
+  booking: 'Booked call',
 };
 
 /** A form's plain name; a source this site does not know (from older data) as it was stored. */
@@ -307,6 +309,50 @@ export const LeadRequest = z.object({
   [HONEYPOT_FIELD]: honeypot,
 });
 export type LeadRequest = z.infer<typeof LeadRequest>;
+
+/**
+ * POST /api/bookings: a call at one of the open times (GET /api/booking/slots), by the person
+ * named. `start` is the slot's start as the slots list gives it; `timeZone` the zone the page
+ * showed the times in, which their e-mails use.
+ */
+export const BookingRequest = z.object({
+  start: z.iso.datetime({ error: 'Pick one of the times offered' }).refine((value) => value.endsWith('Z'), {
+    error: 'Pick one of the times offered',
+  }),
+  name: requiredText(LIMITS.fullName, MESSAGES.name),
+  email: Email,
+  company: optionalText(LIMITS.company),
+  notes: optionalText(LIMITS.notes, { multiline: true }),
+  timeZone: TimeZoneName,
+  ...context,
+  [HONEYPOT_FIELD]: honeypot,
+});
+export type BookingRequest = z.infer<typeof BookingRequest>;
+
+/** The booking form's fields. */
+export const BookingForm = BookingRequest.pick({
+  name: true,
+  email: true,
+  company: true,
+  notes: true,
+  [HONEYPOT_FIELD]: true,
+});
+
+/** POST /api/bookings/{id}/view and …/cancel: the secret of the e-mailed link, as it carries it (`&token=…`). */
+export const BookingTokenRequest = z.strictObject({
+  token: z
+    .string({ error: 'The link is incomplete: open it again from the e-mail' })
+    .min(20, 'The link is incomplete: open it again from the e-mail')
+    .max(200, 'The link is not valid'),
+});
+
+/** POST /api/bookings/{id}/move: the link's secret and the new time, one of the open times. */
+export const BookingMoveRequest = BookingTokenRequest.extend({ start: BookingRequest.shape.start });
+
+/** POST /api/admin/bookings/{id}/cancel: the owner's cancellation, with a message the person's e-mail carries. */
+export const AdminBookingCancelRequest = z.strictObject({
+  message: optionalText(LIMITS.notes, { multiline: true }),
+});
 
 /** The footer form's fields: one name box. */
 export const FooterSignupForm = z.object({

@@ -75,6 +75,19 @@ export const KEYS = {
   outboxDelivered: 'outbox:delivered',
   /** When the last entry of a throttle key was queued (ms). */
   outboxThrottle: (key: string) => `outbox:throttle:${key}`,
+  /** A booked call (Booking). */
+  booking: (id: string) => `booking:${id}`,
+  /** Bookings by when their call starts (ms), cancelled ones included. */
+  bookingsByStart: 'bookings:by_start',
+  /**
+   * A five-minute cell of time (its start, ms since the epoch / 300,000) that a booked call and its
+   * buffer cover: holds the booking's id. Claimed only where absent, all of a call's at once.
+   */
+  bookingCell: (cell: number) => `booking:cell:${cell}`,
+  /** The calls booked on one day of the owner's zone (YYYY-MM-DD): the ids, for the daily cap. */
+  bookingsOfDay: (day: string) => `bookings:day:${day}`,
+  /** The calls an address has booked (its normal spelling): ids, for the limit of upcoming calls per address. */
+  bookingsOfEmail: (email: string) => `bookings:email:${email}`,
   /** The salt of a day's visitor hashes (YYYY-MM-DD in the site's time zone): 32 random bytes, kept 48 hours. */
   visitSalt: (day: string) => `visits:salt:${day}`,
   /** A visit in progress: its visitor hash, for 30 minutes after their last view. */

@@ -69,6 +69,11 @@ export type OutboxMessage =
        * the outbox keeps the message with these removed, readable but no longer live.
        */
       secrets?: string[];
+      /**
+       * A calendar message (iMIP, RFC 6047): the iCalendar file, sent as a `text/calendar` part
+       * whose `method` parameter is the file's METHOD, beside the text and HTML.
+       */
+      calendar?: { method: 'REQUEST' | 'CANCEL'; content: string };
     }
   /**
    * A newsletter e-mail to one person: composed when it is sent, from the mailing as the site
@@ -126,6 +131,8 @@ export interface NewOutboxEntry {
    * counts in no mailing's progress.
    */
   testOf?: string;
+  /** When it is due, if later than when it is written (ISO): a booking's reminder. */
+  dueAt?: string;
 }
 
 /** An entry as the store keeps it. */

@@ -12,6 +12,8 @@ export const KINDS: Record<DeliveryKind, { name: string; done: string }> = {
   webhook: { name: 'Webhook', done: 'Webhook delivered' },
   newsletter: { name: 'Newsletter', done: 'Newsletter sent' },
   'weekly-report': { name: 'Weekly letter', done: 'Weekly letter sent' },
+  invitation: { name: 'Calendar e-mail', done: 'Calendar e-mail sent' },
+  reminder: { name: 'Reminder', done: 'Reminder sent' },
 };
 
 export const DELIVERY_TONE = {
