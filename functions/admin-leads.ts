@@ -6,7 +6,7 @@ import { ADMIN_HEADERS, requireActionId, requireAdmin } from './_lib/admin/sessi
 import { endpoint, errorResponse, json, parseWith, readJsonBody, requireMethod } from './_lib/platform/http';
 import { forgetLocalCopies } from './_lib/delivery/mail-transport';
 import { getStore } from './_lib/store/get-store';
-import { statusOf } from './_lib/store/leads';
+import { statusOf } from './_lib/store/lead-lists';
 import type { LeadsPage } from '../src/shared/api-responses';
 import { LEAD_STATUSES, type Lead } from '../src/shared/records';
 import { LeadUpdateRequest, SOURCES, sourceName } from '../src/shared/schemas';

@@ -1,6 +1,6 @@
 // src/shared holds what the pages and the functions both import, and ships to the browser: zod and this folder only.
 // The bodies the /api answers with: the functions build them, the admin page and the build read them.
-import type { Delivery, DeliveryKind, Lead, LeadStatus, Subscriber } from './records';
+import type { Booking, Delivery, DeliveryKind, Lead, LeadStatus, Subscriber } from './records';
 
 /** The error body every endpoint answers with. */
 export interface ApiErrorBody {
@@ -325,4 +325,18 @@ export interface VisitsReport {
   campaigns: (VisitOutcomes & { campaign: string })[];
   /** `phone`, `tablet` or `desktop`; most visitors first. */
   devices: { device: string; visitors: number }[];
+}
+
+/** A booked call as the admin's Bookings section lists it: the booking (without its link's hash) and its lead. */
+export interface AdminBooking extends Omit<Booking, 'tokenHash'> {
+  /** The lead made with it, as the Leads section shows it; absent once the owner erased it. */
+  lead?: Lead;
+}
+
+/** GET /api/admin/bookings: the calls to come, soonest first, and the last ones past or cancelled, latest first. */
+export interface AdminBookings {
+  /** The owner's zone (content/booking/hours.yaml): the calls' times are shown in it. */
+  timeZone: string;
+  upcoming: AdminBooking[];
+  past: AdminBooking[];
 }

@@ -1,19 +1,9 @@
 // src/shared holds what the pages and the functions both import, and ships to the browser: zod and this folder only.
-// Booking the free consultation: the owner's hours (content/booking/hours.yaml), the paths and the answers of the booking API.
+// Booking the free consultation: the schema of the owner's hours (content/booking/hours.yaml) and of a time zone.
 import { z } from 'zod';
-import type { BookingStatus } from './records';
 
 // As in schemas.ts: no `new Function` in the browser (CSP), set before this module builds a schema.
 z.config({ jitless: true });
-
-/** GET: the open times (BookingSlots). */
-export const BOOKING_SLOTS_PATH = '/api/booking/slots';
-/** POST: a booking (BookingRequest, src/shared/schemas.ts); `${BOOKINGS_PATH}/{id}/view|cancel|move` with the link's token. */
-export const BOOKINGS_PATH = '/api/bookings';
-/** The booking page, whole in its HTML with the contact form as its fallback. */
-export const BOOK_PAGE = '/book';
-/** The page an e-mailed link opens, as `${BOOK_MANAGE_PAGE}?booking=<id>&token=<token>`: it changes nothing until a press. */
-export const BOOK_MANAGE_PAGE = '/book/manage';
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -46,7 +36,11 @@ export const CalendarDay = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'write the day as YYYY-MM-DD')
-  .refine((day) => new Date(`${day}T00:00:00Z`).toISOString().startsWith(day), 'is not a day of the calendar');
+  .refine((day) => {
+    // A refinement runs after a failed pattern too: a date that cannot be made is no day.
+    const date = new Date(`${day}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+  }, 'is not a day of the calendar');
 
 /** Minutes as a whole multiple of 5, the size of the cells a booking claims. */
 const minutes = (min: number, max: number) =>
@@ -70,7 +64,12 @@ export const BookingHours = z.object({
   /** Free time kept after each call before the next may start. */
   bufferMinutes: minutes(0, 180).default(15),
   /** How long before a call it may be booked at the latest. */
-  minimumNoticeHours: z.number().int().min(0).max(24 * 14).default(24),
+  minimumNoticeHours: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 14)
+    .default(24),
   /** How many days ahead calls may be booked. */
   bookingWindowDays: z.number().int().min(1).max(90).default(30),
   /** How far apart the times offered start: every 30 minutes, say. */
@@ -82,7 +81,10 @@ export const BookingHours = z.object({
     .array(z.object({ from: CalendarDay, to: CalendarDay.optional() }))
     .max(200)
     .default([])
-    .refine((days) => days.every(({ from, to }) => to === undefined || from <= to), 'a last day is before its first day'),
+    .refine(
+      (days) => days.every(({ from, to }) => to === undefined || from <= to),
+      'a last day is before its first day',
+    ),
 });
 export type BookingHours = z.infer<typeof BookingHours>;
 
@@ -92,41 +94,4 @@ function overlapping(stretches: readonly { day: Weekday; from: string; to: strin
     const next = sorted[index + 1];
     return next !== undefined && next.day === stretch.day && next.from < stretch.to;
   });
-}
-
-/** The build's copy of the owner's hours, for the functions (src/pages/booking-hours.json.ts). */
-export const BOOKING_HOURS_FILE = 'booking-hours.json';
-
-/** A time a call can start, and when it ends: ISO 8601 in UTC (`…Z`). */
-export interface Slot {
-  start: string;
-  end: string;
-}
-
-/** GET /api/booking/slots. */
-export interface BookingSlots {
-  /** The owner's time zone. */
-  timeZone: string;
-  /** How long a call lasts, in minutes. */
-  meetingMinutes: number;
-  /** The open times from `from` to `to`, earliest first. */
-  slots: Slot[];
-}
-
-/** POST /api/bookings: 201. */
-export interface BookingCreated {
-  id: string;
-  start: string;
-  end: string;
-}
-
-/** A booking as its e-mailed link shows it (POST /api/bookings/{id}/view, cancel and move). */
-export interface BookingView {
-  id: string;
-  start: string;
-  end: string;
-  status: BookingStatus;
-  /** The zone the person booked in: the page shows times in it until they pick another. */
-  timeZone: string;
-  name: string;
 }

@@ -185,11 +185,15 @@ export interface Delivery {
  */
 export interface Booking {
   id: string;
-  /** The lead made with it. */
+  /** The lead made with it, which has the same id: erasing the lead erases the booking. */
   leadId: string;
   /** ISO times in UTC; `end` is the call's end, without the buffer after it. */
   start: string;
   end: string;
+  /** The end of the time the call holds, the buffer after it included (ISO, UTC). */
+  heldUntil: string;
+  /** The day of the owner's zone it counts in, for the daily cap (YYYY-MM-DD). */
+  day: string;
   status: BookingStatus;
   name: string;
   email: string;

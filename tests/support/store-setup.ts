@@ -40,6 +40,8 @@ export const ENV_KEYS = [
   'SITE_TIME_ZONE',
   'VISITS_PER_MINUTE',
   'VISITORS_PER_MINUTE',
+  'BOOKING_BUSY_ICS_URL',
+  'BOOKING_LOCATION',
 ];
 
 /** Clears every variable of ENV_KEYS, sets `values` and parses the environment again. */

@@ -4,7 +4,7 @@ import type { LeadStatusCounts } from '../../../src/shared/api-responses';
 import type { Lead } from '../../../src/shared/records';
 import { parse, type Backend } from './backend-contract';
 import { KEYS } from './keys';
-import { statusOf } from './leads';
+import { statusOf } from './lead-lists';
 import type { LeadFilter } from './types';
 
 /**

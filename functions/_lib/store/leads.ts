@@ -1,6 +1,8 @@
 // functions/_lib/store keeps the records: the operations and their rules, over two backends that only keep data.
 /** Leads: a new one with its deliveries (or held as spam), the owner's status and note, and an erasure. */
-import type { Lead, LeadStatus } from '../../../src/shared/records';
+import type { Booking, Lead } from '../../../src/shared/records';
+import { erasureKeys, erasureWrites } from './bookings';
+import { isHeld, listed, statusCounted, statusOf, unlisted } from './lead-lists';
 import { parse, parsed, transact, type Backend, type Write } from './backend-contract';
 import { forgetLegacyCounters } from './counting';
 import { KEYS } from './keys';
@@ -8,43 +10,12 @@ import { deliveriesOf, forgetEntries, queue, queueKeys } from './outbox';
 import { admit, submissionKeys } from './submissions';
 import type { LeadInput, LeadResult, LeadUpdate, QueueOptions, WriteOptions } from './types';
 
-/** Whether a lead is held as spam: judged spam and not (yet) released by the owner. */
-export function isHeld(lead: Pick<Lead, 'spam'>): boolean {
-  return lead.spam !== undefined && lead.spam.releasedAt === undefined;
-}
-
 /** A lead with its optional fields present only when they hold something. */
 function leadOf(input: LeadInput, id: string, now: Date): Lead {
   const lead: Lead = { id, name: input.name, email: input.email, source: input.source, createdAt: now.toISOString() };
   for (const field of ['emailAscii', 'company', 'notes', 'page', 'attribution', 'spam', 'contentCheck'] as const)
     if (input[field] !== undefined) Object.assign(lead, { [field]: input[field] });
   return lead;
-}
-
-/** Where the owner is with a lead: one nobody has marked is `new`. */
-export const statusOf = (lead: Pick<Lead, 'status'>): LeadStatus => lead.status ?? 'new';
-
-/**
- * The count of a listed lead's status, one more (by 1) or one fewer (by -1). `new` is not kept
- * (KEYS.leadStatuses): it is what the other statuses leave, so a new lead counts nothing.
- */
-function statusCounted(lead: Pick<Lead, 'status'>, by: 1 | -1): Write[] {
-  const status = statusOf(lead);
-  return status === 'new' ? [] : [{ op: 'count', key: KEYS.leadStatuses, field: status, by }];
-}
-
-/** The writes that list and count a lead that is not held (a new one, or one released). */
-export function listed(lead: Lead): Write[] {
-  return [
-    { op: 'index', key: KEYS.leadsByCreated, member: lead.id, score: Date.parse(lead.createdAt) },
-    // A held lead cannot be marked (updateLead), so a released one is new: kept for the rule's sake.
-    ...statusCounted(lead, 1),
-  ];
-}
-
-/** The writes that take a listed lead out of the list and out of every count listed() put it in. */
-function unlisted(lead: Lead): Write[] {
-  return [{ op: 'unindex', key: KEYS.leadsByCreated, member: lead.id }, ...statusCounted(lead, -1)];
 }
 
 /**
@@ -116,16 +87,22 @@ export function leadVerbs(backend: Backend) {
     deleteLead(id: string): Promise<{ entries: string[] } | undefined> {
       const key = KEYS.lead(id);
       const entries = KEYS.outboxOf(id);
+      const bookingKey = KEYS.booking(id);
       return transact<{ entries: string[] } | undefined>(backend, {
-        keys: [key],
+        keys: [key, bookingKey],
         lists: [entries],
         plan(values, lists) {
           const lead = parse<Lead>(values.get(key));
           if (!lead) return { result: undefined };
+          // A booked call's lead has the booking's id: the call goes with it, and frees its time.
+          const booking = parsed<Booking>(values, bookingKey);
+          const needs = booking ? erasureKeys(booking).filter((other) => !values.has(other)) : [];
+          if (needs.length > 0) return { needs };
           const ids = [...(lists.get(entries) ?? [])];
           const writes: Write[] = [
             { op: 'del', key },
             ...(isHeld(lead) ? [{ op: 'unindex', key: KEYS.leadsHeld, member: id } satisfies Write] : unlisted(lead)),
+            ...(booking ? erasureWrites(booking, values) : []),
             ...forgetEntries(id, ids),
             ...forgetLegacyCounters(),
           ];

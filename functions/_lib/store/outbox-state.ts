@@ -16,15 +16,19 @@ export const OUTBOX_MESSAGE_KEEP_MS = 30 * 24 * 3600_000;
 /** How soon an entry whose channel is not set up is looked at again. */
 export const NOT_SET_UP_RECHECK_MS = 60_000;
 
-/** A new entry's state: due now, retried for OUTBOX_RETRY_WINDOW_MS. */
+/**
+ * A new entry's state: due now, or at its `dueAt` when that is later (a booking's reminder), and
+ * retried for OUTBOX_RETRY_WINDOW_MS from then.
+ */
 export function newState({ message: _message, throttle: _throttle, ...entry }: NewOutboxEntry, now: Date): OutboxState {
+  const due = Math.max(now.getTime(), Date.parse(entry.dueAt ?? '') || 0);
   return {
     ...entry,
     status: 'pending',
     attempts: 0,
     createdAt: now.toISOString(),
-    nextAttemptAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + OUTBOX_RETRY_WINDOW_MS).toISOString(),
+    nextAttemptAt: new Date(due).toISOString(),
+    expiresAt: new Date(due + OUTBOX_RETRY_WINDOW_MS).toISOString(),
   };
 }
 

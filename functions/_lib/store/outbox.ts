@@ -33,10 +33,10 @@ export function queueKeys(entries: readonly NewOutboxEntry[]): string[] {
 }
 
 /**
- * The writes of new entries, due now, beside the record a rule writes. A throttled entry is
- * written only if its key was not used within its interval (and then marks it). Answers the
- * writes and the states of the entries written, or, when the rule has not read a throttle's mark
- * yet (queueKeys()), the keys it needs.
+ * The writes of new entries, due now (or at their `dueAt`), beside the record a rule writes. A
+ * throttled entry is written only if its key was not used within its interval (and then marks
+ * it). Answers the writes and the states of the entries written, or, when the rule has not read a
+ * throttle's mark yet (queueKeys()), the keys it needs.
  */
 export function queue(
   entries: readonly NewOutboxEntry[],
@@ -62,7 +62,7 @@ export function queue(
     writes.push(
       { op: 'put', key: KEYS.outboxState(entry.id), value: JSON.stringify(state) },
       { op: 'put', key: KEYS.outboxMessage(entry.id), value: JSON.stringify(entry.message) },
-      { op: 'index', key: dueIndex(entry), member: entry.id, score: at },
+      { op: 'index', key: dueIndex(entry), member: entry.id, score: Date.parse(state.nextAttemptAt ?? '') },
       { op: 'index', key: KEYS.outboxAll, member: entry.id, score: at },
       { op: 'append', key: KEYS.outboxOf(entry.ref), member: entry.id },
     );

@@ -3,7 +3,7 @@
 import type { Lead } from '../../../src/shared/records';
 import { parse, parsed, transact, type Backend } from './backend-contract';
 import { KEYS } from './keys';
-import { isHeld, listed } from './leads';
+import { isHeld, listed } from './lead-lists';
 import { queue } from './outbox';
 import type { Page, QueueOptions, Saved, SpamOverview } from './types';
 

@@ -2,6 +2,7 @@
 /** The store: every operation, each written once in the module of its concern, over one backend. */
 import { adminReadVerbs } from './admin-reads';
 import type { Backend } from './backend-contract';
+import { bookingVerbs } from './bookings';
 import { leadVerbs } from './leads';
 import { mailingVerbs } from './mailings';
 import { newsletterTestVerbs } from './newsletter-tests';
@@ -16,6 +17,7 @@ export function createStore(backend: Backend) {
   return {
     ...subscriberVerbs(backend),
     ...leadVerbs(backend),
+    ...bookingVerbs(backend),
     ...spamVerbs(backend),
     ...outboxVerbs(backend),
     ...bulkVerbs(backend),
