@@ -8,6 +8,7 @@ import path from 'node:path';
 import { defineCollection, reference, type SchemaContext } from 'astro:content';
 import { glob, type Loader } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { BookingHours } from './shared/booking';
 import { SCHEMA_CONTEXT } from './lib/cms/fields';
 import { checkedBefore, withKnownFields } from './lib/content-fields';
 import { withSafeMarkdown } from './lib/safe-markdown';
@@ -262,4 +263,46 @@ const guides = defineCollection({
   schema: guideSchema,
 });
 
-export const collections = { sectors, miniApps, blog, newsletter, legal, guides };
+/** Whether a YYYY-MM-DD day is one of the calendar. */
+function isCalendarDay(day: string): boolean {
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+}
+
+/**
+ * A glob loader whose days off are written YYYY-MM-DD and are days of the calendar. The YAML
+ * reader makes an unquoted 2026-12-24 (as the CMS writes it) a date, which the schema's day is
+ * not, and an unquoted 2026-02-30 the 2nd of March: the first is turned back into the day as
+ * written, the second fails the build naming the file and the day.
+ */
+function withDaysOff(loader: Loader): Loader {
+  return checkedBefore(loader, (entry, root) => {
+    const file = entry.filePath && path.resolve(root, entry.filePath);
+    const written = file ? [...readFileSync(file, 'utf8').matchAll(/\b\d{4}-\d{2}-\d{2}\b/g)].map(([day]) => day) : [];
+    const unreal = written.find((day) => !isCalendarDay(day));
+    if (file && unreal)
+      throw new Error(
+        `${path.relative(root, file)}: daysOff: ${unreal} is not a day of the calendar; write the day as YYYY-MM-DD`,
+      );
+    const { daysOff } = entry.data;
+    if (!Array.isArray(daysOff)) return entry.data;
+    const asWritten = (value: unknown) => (value instanceof Date ? value.toISOString().slice(0, 10) : value);
+    return {
+      ...entry.data,
+      daysOff: daysOff.map((days: unknown) =>
+        typeof days === 'object' && days !== null
+          ? Object.fromEntries(Object.entries(days).map(([field, value]) => [field, asWritten(value)]))
+          : days,
+      ),
+    };
+  });
+}
+
+const booking = defineCollection({
+  // The owner's hours and the rules of a booking: the one file content/booking/hours.yaml, checked
+  // with the schema the functions read its build copy with (src/shared/booking.ts).
+  loader: withKnownFields(withDaysOff(glob({ pattern: '*.{yaml,yml}', base: './content/booking' })), BookingHours),
+  schema: BookingHours,
+});
+
+export const collections = { sectors, miniApps, blog, newsletter, legal, guides, booking };

@@ -99,6 +99,31 @@ describe('the CMS configuration', () => {
     ]);
   });
 
+  test('the owner’s hours are one file: its zone, weekly hours with breaks as gaps, the rules, and days off on a calendar', () => {
+    const files = collection('booking')?.files ?? [];
+    expect(files.map(({ name, file }) => [name, file])).toEqual([['hours', 'content/booking/hours.yaml']]);
+    const fields = files[0]?.fields ?? [];
+    expect(fields.map(({ name, widget }) => [name, widget])).toEqual([
+      ['timeZone', 'string'],
+      ['weeklyHours', 'list'],
+      ['meetingMinutes', 'number'],
+      ['bufferMinutes', 'number'],
+      ['minimumNoticeHours', 'number'],
+      ['bookingWindowDays', 'number'],
+      ['slotIntervalMinutes', 'number'],
+      ['dailyCap', 'number'],
+      ['daysOff', 'list'],
+    ]);
+    const weekly = fields.find(({ name }) => name === 'weeklyHours');
+    expect(weekly).toMatchObject({ label: 'Weekly hours', summary: '{{fields.day}} {{fields.from}}–{{fields.to}}' });
+    expect(weekly?.hint).toContain('A break is the gap between two lines of the same day');
+    expect(fields.find(({ name }) => name === 'dailyCap')).toMatchObject({ required: false, min: 1 });
+    expect(fields.find(({ name }) => name === 'daysOff')?.fields).toEqual([
+      expect.objectContaining({ name: 'from', widget: 'datetime', format: 'YYYY-MM-DD', picker_utc: true }),
+      expect.objectContaining({ name: 'to', widget: 'datetime', format: 'YYYY-MM-DD', required: false }),
+    ]);
+  });
+
   test('covers are uploaded to a folder of content/images named after the entry, linked as the schema expects', () => {
     expect(collection('blog')).toMatchObject({
       media_folder: '/content/images/blog/{{slug}}',

@@ -3,7 +3,7 @@
  * field and what to write. Each test builds a throw-away copy of the site with one mistake.
  * (tests/build/content-build.test.ts builds copies whose content is right.)
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { copySite, type SiteCopy } from '../../scripts/harness/site-copy';
 import { edit } from '../support/site-edit';
@@ -123,12 +123,47 @@ describe('content validation at build time', () => {
       'updated: 2026-11-01',
       'content/legal/privacy-policy.md: updatedDate: is missing; write the date as YYYY-MM-DD; updated: is not a field here',
     ],
+    [
+      'content/booking/hours.yaml',
+      /^meetingMinutes: 30$/m,
+      'meetingMinutes: 32\nbufferMinute: 15',
+      'content/booking/hours.yaml: meetingMinutes: write a multiple of 5 minutes; bufferMinute: is not a field here; did you mean bufferMinutes?',
+    ],
+    [
+      'content/booking/hours.yaml',
+      /^ {2}- \{ day: monday, from: "09:00", to: "12:30" \}$/m,
+      '  - { day: monday, from: "9:00", to: "12:30" }',
+      'content/booking/hours.yaml: weeklyHours.0.from: write the time as HH:MM on a 24-hour clock, such as 09:30 or 17:00',
+    ],
+    [
+      'content/booking/hours.yaml',
+      /^ {2}- \{ from: "2027-01-01" \}$/m,
+      // Unquoted, as the CMS writes a day: the YAML reader alone would make it 2 March.
+      '  - { from: 2027-02-30 }',
+      'content/booking/hours.yaml: daysOff: 2027-02-30 is not a day of the calendar; write the day as YYYY-MM-DD',
+    ],
   ])('%s with a wrong field fails the build, naming it', (file, line, written, message) => {
     site = copySite();
     edit(site, file, (text) => text.replace(line, written));
     const { status, output } = site.build();
     expect(status).not.toBe(0);
     expect(output).toContain(message);
+  });
+
+  test('without the owner’s hours the build fails, naming the file', () => {
+    site = copySite();
+    rmSync(site.file('content/booking/hours.yaml'));
+    const { status, output } = site.build();
+    expect(status).not.toBe(0);
+    expect(output).toContain('content/booking/hours.yaml is missing');
+  });
+
+  test('days off written without quotes, as the CMS writes them, are read as the days written', () => {
+    site = copySite();
+    edit(site, 'content/booking/hours.yaml', (text) => text.replaceAll(/"(\d{4}-\d{2}-\d{2})"/g, '$1'));
+    expect(site.build().status).toBe(0);
+    const hours = JSON.parse(readFileSync(site.file('dist/booking-hours.json'), 'utf8')) as { daysOff: unknown };
+    expect(hours.daysOff).toEqual([{ from: '2026-12-24', to: '2026-12-26' }, { from: '2027-01-01' }]);
   });
 
   test('a date that is not a day of the calendar fails the build, naming the file and the field', () => {

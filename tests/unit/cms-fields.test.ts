@@ -113,6 +113,28 @@ describe('a schema field becomes the Decap field that accepts the same values', 
       ],
     });
   });
+
+  test('a day kept as text is picked on a calendar and kept as YYYY-MM-DD, in UTC', () => {
+    expect(only(z.string().regex(/^\d{4}-\d{2}-\d{2}$/), { label: 'First day', widget: 'day' })).toEqual({
+      name: 'field',
+      label: 'First day',
+      widget: 'datetime',
+      format: 'YYYY-MM-DD',
+      date_format: 'YYYY-MM-DD',
+      time_format: false,
+      picker_utc: true,
+    });
+  });
+
+  test('a list of objects may say how each of its items is summed up', () => {
+    const stretches = z.array(z.object({ from: z.string(), to: z.string() }));
+    const spec = {
+      label: 'Weekly hours',
+      options: { summary: '{{fields.from}}–{{fields.to}}' },
+      fields: { from: { label: 'From' }, to: { label: 'To' } },
+    };
+    expect(only(stretches, spec)).toMatchObject({ widget: 'list', summary: '{{fields.from}}–{{fields.to}}' });
+  });
 });
 
 describe('drift between the schema and the CMS', () => {

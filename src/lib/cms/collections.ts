@@ -13,6 +13,7 @@ import {
   newsletterSchema,
   sectorSchema,
 } from '../../content.config';
+import { BookingHours } from '../../shared/booking';
 import { cmsFields, SCHEMA_CONTEXT, SchemaDriftError, type DecapField, type FieldSpecs } from './fields';
 
 /** The markdown body of an entry: not in its schema, it is the text below the front matter. */
@@ -141,6 +142,47 @@ const LEGAL: FieldSpecs = {
   updatedDate: { label: 'Last updated', hint: 'Change it with every change of the text.' },
 };
 
+const BOOKING: FieldSpecs = {
+  timeZone: {
+    label: 'Time zone',
+    hint: 'Yours, as a name such as Europe/London, Europe/Paris or America/New_York: the hours below are read in it. Visitors see the times in their own zone.',
+  },
+  weeklyHours: {
+    label: 'Weekly hours',
+    hint: 'One line per stretch of time calls may be booked in: a weekday, when it starts and when it ends. A break is the gap between two lines of the same day (09:00 to 12:30 and 13:30 to 17:00 leave lunch free); a day with no line is closed.',
+    options: { summary: '{{fields.day}} {{fields.from}}–{{fields.to}}' },
+    fields: {
+      day: { label: 'Day' },
+      from: { label: 'From', hint: 'On a 24-hour clock, HH:MM, such as 09:00.' },
+      to: { label: 'To', hint: 'On a 24-hour clock, HH:MM, such as 17:00: the last call ends by then.' },
+    },
+  },
+  meetingMinutes: { label: 'Length of a call (minutes)', hint: 'In minutes, a multiple of 5.' },
+  bufferMinutes: {
+    label: 'Free time after each call (minutes)',
+    hint: 'Kept free after every call before the next call, or a meeting in your calendar, may start: in minutes, a multiple of 5.',
+  },
+  minimumNoticeHours: {
+    label: 'Minimum notice (hours)',
+    hint: 'A call can be booked at the latest this many hours before it starts.',
+  },
+  bookingWindowDays: { label: 'Days ahead', hint: 'How many days ahead a call can be booked.' },
+  slotIntervalMinutes: {
+    label: 'Offer a time every (minutes)',
+    hint: 'How far apart the offered start times are, in minutes (a multiple of 5): 30 offers 9:00, 9:30, 10:00.',
+  },
+  dailyCap: { label: 'Most calls in a day', hint: 'Leave it empty for no limit.' },
+  daysOff: {
+    label: 'Days off',
+    hint: 'Holidays and other days without calls.',
+    options: { summary: '{{fields.from}} {{fields.to}}' },
+    fields: {
+      from: { label: 'First day', widget: 'day' },
+      to: { label: 'Last day', widget: 'day', hint: 'For several days in a row; leave it empty for one day.' },
+    },
+  },
+};
+
 /** Decap's `collections`, generated from the schemas; throws one error listing every mismatch. */
 export function cmsCollections(): Record<string, unknown>[] {
   const problems: string[] = [];
@@ -257,6 +299,20 @@ export function cmsCollections(): Record<string, unknown>[] {
           file: 'content/legal/privacy-policy.md',
           preview_path: 'privacy-policy',
           fields: [...fields(() => cmsFields('legal', legalSchema, LEGAL)), body('Text', '“Heading 2” for sections.')],
+        },
+      ],
+    },
+    {
+      name: 'booking',
+      label: 'Booking',
+      description: 'When prospects may book the free consultation on the site, and the rules of a booking.',
+      delete: false,
+      files: [
+        {
+          name: 'hours',
+          label: 'Bookable hours',
+          file: 'content/booking/hours.yaml',
+          fields: fields(() => cmsFields('booking', BookingHours, BOOKING)),
         },
       ],
     },

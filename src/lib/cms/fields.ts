@@ -14,9 +14,12 @@ export interface FieldSpec {
   label: string;
   /** Shown under the field; its limits are added to it from the schema. */
   hint?: string;
-  /** `text` for a several-line box instead of one line; `relation` for a reference to another collection. */
-  widget?: 'text' | 'relation';
-  /** Widget options the schema cannot give: a relation's collection, an image's folders. */
+  /**
+   * `text` for a several-line box instead of one line; `relation` for a reference to another
+   * collection; `day` for a calendar day the schema keeps as text (YYYY-MM-DD), picked on a calendar.
+   */
+  widget?: 'text' | 'relation' | 'day';
+  /** Widget options the schema cannot give: a relation's collection, an image's folders, a list's summary. */
   options?: Record<string, unknown>;
   /** For a list of objects, the specs of the object's fields. */
   fields?: FieldSpecs;
@@ -73,6 +76,15 @@ export const SCHEMA_CONTEXT: SchemaContext = { image: () => IMAGE };
 
 /** The date format of every date in content/: a calendar day, as YAML writes it. */
 export const DATE_FORMAT = 'YYYY-MM-DD';
+
+/** Decap's calendar for a day, kept as YYYY-MM-DD: in UTC, so that no editor's zone moves the day. */
+const DAY_PICKER = {
+  widget: 'datetime',
+  format: DATE_FORMAT,
+  date_format: DATE_FORMAT,
+  time_format: false,
+  picker_utc: true,
+} as const;
 
 /** A field's schema that does not match its spec, or that the generator cannot express. */
 export class SchemaDriftError extends Error {
@@ -164,13 +176,14 @@ function fieldFor(
     };
     return withHint(field, spec, countWords(min, max, 'choice', 'choices'));
   }
-  if (spec.widget === 'text' && !(inner instanceof z.ZodString)) {
-    problems.push(`${path}: the CMS edits it as text, but the schema does not make it a string`);
+  if ((spec.widget === 'text' || spec.widget === 'day') && !(inner instanceof z.ZodString)) {
+    problems.push(`${path}: the CMS edits it as ${spec.widget}, but the schema does not make it a string`);
     return undefined;
   }
   if (inner === IMAGE) {
     return withHint({ ...base, widget: 'image', choose_url: false, ...spec.options }, spec);
   }
+  if (spec.widget === 'day') return withHint({ ...base, ...DAY_PICKER }, spec);
   if (inner instanceof z.ZodString) {
     // A required string with no minimum (alt text) is required non-empty here: Decap cannot ask
     // for a field that must be present but may be empty, and an editor should describe the image.
@@ -194,15 +207,7 @@ function fieldFor(
   }
   if (inner instanceof z.ZodDate) {
     // A calendar day, written as YAML's date (2026-12-01), which the schema's coerce.date() reads.
-    const field: DecapField = {
-      ...base,
-      widget: 'datetime',
-      format: DATE_FORMAT,
-      date_format: DATE_FORMAT,
-      time_format: false,
-      picker_utc: true,
-    };
-    return withHint(field, spec);
+    return withHint({ ...base, ...DAY_PICKER }, spec);
   }
   if (inner instanceof z.ZodEnum) {
     return withHint({ ...base, widget: 'select', options: inner.options.map(String) }, spec);
@@ -219,7 +224,8 @@ function fieldFor(
     const count = countWords(min, max, 'item', 'items');
     if (element instanceof z.ZodObject) {
       const fields = objectFields(path, element, spec.fields ?? {}, problems);
-      return withHint({ ...list, fields, summary: `{{fields.${fields[0]?.name ?? 'title'}}}` }, spec, count);
+      const summary = `{{fields.${fields[0]?.name ?? 'title'}}}`;
+      return withHint({ ...list, fields, summary, ...spec.options }, spec, count);
     }
     // A list of plain values: Decap's single `field` keeps them plain in the file, not objects.
     const item = fieldFor(`${path}[]`, 'item', element, { label: spec.label }, problems);
