@@ -72,6 +72,18 @@ test('one function serves the newsletter sign-up at both paths, with the privacy
   ).toBe(true);
 });
 
+test('the booking functions, and only they, ship the owner’s hours', () => {
+  const shipping = bundles.filter((bundle) =>
+    (bundle.includedFiles ?? []).some((file) => file.endsWith(path.join('dist', 'booking-hours.json'))),
+  );
+  expect(shipping.map((bundle) => bundle.name).sort()).toEqual([
+    'admin-bookings',
+    'booking-slots',
+    'bookings-create',
+    'bookings-manage',
+  ]);
+});
+
 test('no two functions claim the same path', () => {
   const patterns = bundles.flatMap((bundle) => (bundle.routes ?? []).map((route) => route.pattern));
   expect(patterns.length).toBeGreaterThan(5);

@@ -18,7 +18,7 @@ const names = (leads: Lead[]) => leads.map((lead) => lead.name);
 
 test.each([
   ['status=maybe', 'status must be one of new, replied, booked, won, lost'],
-  ['form=footer', 'form must be one of website_footer, newsletter_footer, zoho_guide, contact_form'],
+  ['form=footer', 'form must be one of website_footer, newsletter_footer, zoho_guide, contact_form, booking'],
   [`q=${'x'.repeat(101)}`, 'q must be at most 100 characters'],
   ['q=a%00b', 'q must not hold control characters'],
   ['status=won&status=lost', 'Give status only once'],

@@ -126,8 +126,12 @@ describe('sources', () => {
     ['contact_form', LeadRequest, LEAD],
   ] as const;
 
-  test('every source has its endpoint', () => {
-    expect(BY_SOURCE.map(([source]) => source)).toEqual([...SOURCES]);
+  test('every source has its endpoint; a booked call’s, `booking`, is set by POST /api/bookings and sent by no form', () => {
+    expect([...BY_SOURCE.map(([source]) => source), 'booking']).toEqual([...SOURCES]);
+    for (const [, schema, body] of BY_SOURCE)
+      expect(
+        schema.safeParse({ ...body, source: 'booking' }).error?.issues.map((issue) => issue.path.join('.')),
+      ).toContain('source');
   });
 
   test.each(BY_SOURCE)('%s is accepted by its own endpoint only', (source, schema, body) => {

@@ -116,8 +116,13 @@ function envelope(entry: OutboxEntry, message: MailMessage) {
     html: message.html,
     // Stable across retries, so a client that got an earlier attempt shows one message.
     messageId: `<${entry.id}@${domain}>`,
-    date: new Date(entry.createdAt),
+    // Stable too; an entry written to wait (a reminder) is dated when it falls due, so it sorts
+    // among the mail of that day rather than of the day it was written.
+    date: new Date(entry.dueAt ?? entry.createdAt),
     headers: message.headers ?? {},
+    // An iMIP part (RFC 6047) beside the text and HTML; nodemailer says PUBLISH unless told, and
+    // a PUBLISH only offers to copy the event, with no answer to the organiser.
+    ...(message.calendar ? { icalEvent: { method: message.calendar.method, content: message.calendar.content } } : {}),
   };
 }
 

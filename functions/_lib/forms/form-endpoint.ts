@@ -54,8 +54,18 @@ export interface FormEndpoint<S extends z.ZodType<FormFields>> {
   /** Short name for logs, rate-limit keys, honeypot counts and the scope of idempotency keys. */
   name: string;
   schema: S;
-  /** Stores the submission with its outbox entries in one step; answers the ids of the entries it queued. */
-  save: (store: StoreVerbs, data: z.infer<S>, now: Date, context: SaveContext) => Promise<string[]>;
+  /**
+   * Stores the submission with its outbox entries in one step; answers the ids of the entries it
+   * queued, and, for a form whose 201 says more than `{ ok: true }`, the body to answer with. A
+   * submission the form refuses (a time already taken) throws HttpError with its answer.
+   */
+  save: (store: StoreVerbs, data: z.infer<S>, now: Date, context: SaveContext) => Promise<string[] | SavedAnswer>;
+}
+
+/** What a form's save answers when its 201 carries more than `{ ok: true }`. */
+export interface SavedAnswer {
+  queued: string[];
+  body: Record<string, unknown>;
 }
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -127,14 +137,14 @@ export function formHandler<S extends z.ZodType<FormFields>>(form: FormEndpoint<
       ...(idempotencyKey ? { idempotencyKey: `${form.name}:${idempotencyKey}`, bodyDigest: digestOf(data) } : {}),
       challenge: proof.challenge,
     };
-    let queued: string[];
+    let saved: string[] | SavedAnswer;
     try {
       const request = {
         ip: context.ip || undefined,
         userAgent: req.headers.get('user-agent') ?? undefined,
         referrer: req.headers.get('referer') ?? undefined,
       };
-      queued = await form.save(store, data, now, { options, delivery: deliverySettings(req, context), request });
+      saved = await form.save(store, data, now, { options, delivery: deliverySettings(req, context), request });
     } catch (error) {
       if (error instanceof ChallengeSpentError) return refuseProofOfWork(store, form.name, 'spent', now);
       if (error instanceof IdempotencyKeyReusedError) return errorResponse(422, KEY_REUSED);
@@ -142,7 +152,8 @@ export function formHandler<S extends z.ZodType<FormFields>>(form: FormEndpoint<
     }
     // Delivered after the answer: the person never waits for SMTP or a webhook, and whatever fails
     // here is retried by the scheduled sweep.
+    const { queued, body: answer } = Array.isArray(saved) ? { queued: saved, body: { ok: true } } : saved;
     deliverAfterAnswer(context, store, queued, form.name);
-    return json(201, { ok: true });
+    return json(201, answer);
   });
 }

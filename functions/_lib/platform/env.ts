@@ -104,6 +104,16 @@ export const EnvSchema = z
     LEAD_WEBHOOK_SECRET: optional(
       z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ followed by at least 24 bytes in base64'),
     ),
+    /**
+     * The owner's calendar as a secret iCal address (Google's "secret address in iCal format",
+     * Outlook's published calendar): its events are busy times, never offered for a call. A
+     * password, never shown or logged.
+     */
+    BOOKING_BUSY_ICS_URL: optional(
+      z.url({ protocol: /^(https?|webcal)$/, error: 'must be an https:// address of an .ics calendar' }),
+    ),
+    /** Where a booked call takes place, as its invitation says: a video link or a phone number. */
+    BOOKING_LOCATION: optional(z.string().trim().min(3).max(300)),
   })
   .refine((env) => Boolean(env.UPSTASH_REDIS_REST_URL) === Boolean(env.UPSTASH_REDIS_REST_TOKEN), {
     message: 'Set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',

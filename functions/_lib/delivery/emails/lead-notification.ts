@@ -7,7 +7,8 @@ import { displayName, formName, formPhrase, sendable } from '../addresses';
 import { renderMail, type Block } from '../mail-layout';
 import type { DeliverySettings } from '../settings';
 
-function attributionRows(attribution: Attribution | undefined): [string, string | undefined][] {
+/** A lead's first touch as rows of fields: the booking notification shows it too. */
+export function attributionRows(attribution: Attribution | undefined): [string, string | undefined][] {
   return [
     ['Landing page', attribution?.landingPage],
     ['Referred by', attribution?.referrer],
