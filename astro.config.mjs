@@ -11,6 +11,7 @@ import { countedPages } from './src/integrations/write-counted-pages.ts';
 import { deployContextHeaders } from './src/integrations/deploy-context-headers.ts';
 import { svgGuard } from './src/integrations/svg-guard.ts';
 import { wideContent } from './src/integrations/wide-content.ts';
+import { BOOK_MANAGE_PAGE } from './src/shared/booking-api.ts';
 import { NEWSLETTER_PATHS } from './src/shared/pages.ts';
 import { readSiteConfig } from './src/site.config.ts';
 
@@ -26,13 +27,13 @@ const frameSources = [...originOf(site.contactFormUrl), ...originOf(site.externa
 
 /**
  * Pages that exist for people who land on them by mistake, by login or from an e-mail (the
- * guides sent to leads, the newsletter's confirm and unsubscribe links), never for search
- * engines: each is also noindex, and a build test keeps the two lists in step. The newsletter's
- * past issues at /newsletter are public pages.
+ * guides sent to leads, the newsletter's confirm and unsubscribe links, a booking's link), never
+ * for search engines: each is also noindex, and a build test keeps the two lists in step. The
+ * newsletter's past issues at /newsletter are public pages.
  */
 const UNLISTED = /\/(404|admin|guides)(\/|$)/;
 /** @type {Set<string>} */
-const UNLISTED_PATHS = new Set(Object.values(NEWSLETTER_PATHS));
+const UNLISTED_PATHS = new Set([...Object.values(NEWSLETTER_PATHS), BOOK_MANAGE_PAGE]);
 
 export default defineConfig({
   site: site.url,

@@ -18,6 +18,7 @@ export const PAGE_TYPES: PageType[] = [
   { name: 'blog post', route: '/blog/what-to-automate-first' },
   { name: 'contact', route: '/contact', formAboveFold: true },
   { name: 'zoho', route: '/zoho', formAboveFold: true },
+  { name: 'book', route: '/book', formAboveFold: true },
   { name: 'privacy', route: '/privacy-policy' },
   { name: 'newsletter', route: '/newsletter' },
   { name: 'newsletter issue', route: '/newsletter/three-automations-before-the-new-year' },
@@ -25,6 +26,7 @@ export const PAGE_TYPES: PageType[] = [
   { name: 'guide', route: '/guides/zoho-google-workspace', noindex: true },
   { name: 'newsletter confirm', route: '/newsletter/confirm', noindex: true },
   { name: 'newsletter unsubscribe', route: '/newsletter/unsubscribe', noindex: true },
+  { name: 'book manage', route: '/book/manage', noindex: true },
   // Lighthouse does not audit a response with status 404: the same page, served as the file it is.
   { name: '404', route: '/404.html', noindex: true },
   { name: 'admin login', route: '/admin/insights', formAboveFold: true, noindex: true },

@@ -1,13 +1,15 @@
 /**
  * The pages people reach from an e-mail, never from search or the menus: the guides sent to
- * leads and the newsletter's confirm and unsubscribe pages. Each path the functions link to
- * (src/shared/pages.ts) is a built page served without a redirect, marked noindex, absent from
- * the sitemap and linked from no other page; the guides print tidily. Reads dist/.
+ * leads, the newsletter's confirm and unsubscribe pages and a booking's page. Each path the
+ * functions link to (src/shared/pages.ts, src/shared/booking.ts) is a built page served without a
+ * redirect, marked noindex, absent from the sitemap and linked from no other page; the guides
+ * print tidily. Reads dist/.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { resolveStaticPath } from '../../scripts/serve/netlify-paths';
+import { BOOK_MANAGE_PAGE } from '../../src/shared/booking-api';
 import { GUIDE_PATHS, NEWSLETTER_PATHS } from '../../src/shared/pages';
 import { builtFiles, builtPages, DIST, servedPath } from '../support/dist';
 
@@ -15,7 +17,7 @@ const FILES = new Set(builtFiles());
 const read = (file: string) => readFileSync(path.join(DIST, file), 'utf8');
 
 const GUIDES = Object.values(GUIDE_PATHS);
-const UNLISTED = [...GUIDES, ...Object.values(NEWSLETTER_PATHS)];
+const UNLISTED = [...GUIDES, ...Object.values(NEWSLETTER_PATHS), BOOK_MANAGE_PAGE];
 
 /** The file Netlify serves a path from with 200, or a description of what it does instead. */
 function fileOf(pathname: string): string {

@@ -3,7 +3,7 @@
  * script reads from the HTML holds what Chromium shows in `main` once the page's scripts have run,
  * and every link of the footer is in it. Reads dist/ through the local production server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readability } from '@mozilla/readability';
@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../scripts/harness/chromium';
 import { startSiteServer, type SiteServer } from '../../scripts/harness/site-server';
 import { PAGE_TYPES } from '../../scripts/bench/page-types';
+import { BOOK_MANAGE_PAGE, BOOK_PAGE } from '../../src/shared/booking-api';
+import { builtPages, DIST, servedPath } from '../support/dist';
 
 /**
  * The share of `main`'s words a reader view must find. Prose pages are read whole; on the others
@@ -70,12 +72,24 @@ afterAll(async () => {
   rmSync(store, { recursive: true, force: true });
 });
 
+/**
+ * `main`'s text as shown, without what the page reads from the API once it runs (marked
+ * `data-live`: the open times, a booking), which no HTML as served can hold.
+ */
+function mainTextWithoutLive(main: HTMLElement): string {
+  const live = [...main.querySelectorAll<HTMLElement>('[data-live]')];
+  for (const part of live) part.hidden = true;
+  const text = main.innerText;
+  for (const part of live) part.hidden = false;
+  return text;
+}
+
 async function shownIn(route: string) {
   const page = await browser.newPage({ viewport: { width: 412, height: 915 } });
   try {
     await page.goto(`${server.origin}${route}`, { waitUntil: 'networkidle' });
     return {
-      main: words(await page.locator('main').innerText()),
+      main: words(await page.locator('main').evaluate(mainTextWithoutLive)),
       footerLinks: await page
         .locator('body > footer a[href]')
         .evaluateAll((links) =>
@@ -109,4 +123,11 @@ describe.each(PUBLIC)('the $name page ($route)', ({ route }) => {
     expect(shown.length).toBeGreaterThan(5);
     expect(footerLinks(linksServed)).toEqual(footerLinks(shown));
   });
+});
+
+test('only the booking pages leave a part to the API (data-live): every other page is whole without one', () => {
+  const live = builtPages()
+    .filter((file) => /\sdata-live[\s=>]/.test(readFileSync(path.join(DIST, file), 'utf8')))
+    .map(servedPath);
+  expect(live.sort()).toEqual([BOOK_PAGE, BOOK_MANAGE_PAGE]);
 });

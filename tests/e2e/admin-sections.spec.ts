@@ -8,7 +8,7 @@ import { overflow } from '../support/overflow';
  * The owner goes straight to the section they want: the menu lists the sections, each link is an
  * address that a reload, a new tab and the back button return to, on a laptop and on a phone.
  */
-const SECTIONS = ['Leads', 'Visits', 'Figures', 'Spam', 'Subscribers', 'Newsletter', 'Outbox', 'Delivery'];
+const SECTIONS = ['Leads', 'Bookings', 'Visits', 'Figures', 'Spam', 'Subscribers', 'Newsletter', 'Outbox', 'Delivery'];
 
 const menu = (page: Page) => page.getByRole('navigation', { name: 'Sections' });
 

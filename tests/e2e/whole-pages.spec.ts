@@ -25,10 +25,18 @@ interface Snapshot {
   manifest: string | null;
 }
 
-/** What the page shows: `main`'s text, the footer's links, its pictures, its icon and manifest links. */
+/**
+ * What the page shows: `main`'s text, the footer's links, its pictures, its icon and manifest links.
+ * `main` is read without what the page reads from the API once it runs (marked `data-live`: the
+ * open times, a booking), which no HTML as served can hold.
+ */
 function snapshot(): Snapshot {
+  const live = [...document.querySelectorAll<HTMLElement>('main [data-live]')];
+  for (const part of live) part.hidden = true;
+  const main = (document.querySelector('main')?.innerText ?? '').replace(/\s+/g, ' ').trim();
+  for (const part of live) part.hidden = false;
   return {
-    main: (document.querySelector('main')?.innerText ?? '').replace(/\s+/g, ' ').trim(),
+    main,
     footerLinks: [...document.querySelectorAll('body > footer a[href]')].map(
       (link) => `${(link.textContent ?? '').replace(/\s+/g, ' ').trim()} -> ${link.getAttribute('href')}`,
     ),

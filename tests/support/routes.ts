@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BOOK_MANAGE_PAGE, BOOK_PAGE } from '../../src/shared/booking-api';
 import { GUIDE_PATHS, NEWSLETTER_PATHS } from '../../src/shared/pages';
 
 const CONTENT = fileURLToPath(new URL('../../content', import.meta.url));
@@ -32,11 +33,12 @@ export const STATIC_ROUTES = [
   '/contact',
   '/privacy-policy',
   '/zoho',
+  BOOK_PAGE,
   '/admin/insights',
 ];
 
-/** Pages people reach from an e-mail only: a guide sent to leads, the newsletter's confirm and unsubscribe links. */
-export const UNLISTED_ROUTES = [...Object.values(GUIDE_PATHS), ...Object.values(NEWSLETTER_PATHS)];
+/** Pages people reach from an e-mail only: a guide sent to leads, the newsletter's confirm and unsubscribe links, a booking's link. */
+export const UNLISTED_ROUTES = [...Object.values(GUIDE_PATHS), ...Object.values(NEWSLETTER_PATHS), BOOK_MANAGE_PAGE];
 
 export const ALL_ROUTES = [
   ...STATIC_ROUTES,

@@ -13,6 +13,7 @@ describe('the admin page’s sections', () => {
     expect(ids).not.toContain('external-dashboard');
     expect(sections.map((section) => section.label)).toEqual([
       'Leads',
+      'Bookings',
       'Visits',
       'Figures',
       'Spam',

@@ -8,6 +8,7 @@ import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/field';
 import { ADMIN_BAR_TOOLS } from './admin-bar';
 import { OVERVIEW_KEY } from './record-text';
+import { Bookings } from './Bookings';
 import { Delivery, DeliveryWarning } from './Delivery';
 import { ExternalDashboard } from './ExternalDashboard';
 import { loadChart } from './Chart';
@@ -25,6 +26,7 @@ import { Visits } from './Visits';
 /** The sections in the order of the page and its menu, those the owner opens daily first; each id is its address (`#leads`). */
 const SECTIONS = [
   { id: 'leads', label: 'Leads' },
+  { id: 'bookings', label: 'Bookings' },
   { id: 'visits', label: 'Visits' },
   { id: 'figures', label: 'Figures' },
   { id: 'spam', label: 'Spam' },
@@ -108,6 +110,7 @@ function Dashboard({ externalDashboardUrl, onLogout, onSessionEnd: onEnd }: Dash
   const content: Record<SectionId, ReactNode> = {
     visits: data && <Visits today={data.today} />,
     leads: <Leads initial={data && { ...data.leads, statuses: data.leadStatuses }} waiting={overview.isPending} />,
+    bookings: <Bookings />,
     figures: data && <Figures data={data} />,
     spam: <Spam held={data?.spam.held} />,
     subscribers: <Subscribers initial={data?.subscribers} />,

@@ -13,7 +13,7 @@ import { count } from './record-text';
 import { LEADS_ENDPOINT } from './use-lead-update';
 
 /** The forms that make leads, for the filter. */
-const LEAD_FORMS: SourceName[] = ['contact_form', 'zoho_guide'];
+const LEAD_FORMS: SourceName[] = ['contact_form', 'zoho_guide', 'booking'];
 
 interface Filters {
   /** `all`, or one status; the list opens on New: what still needs an answer. */
