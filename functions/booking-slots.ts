@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { z } from 'zod';
+import { calendarDay } from '../src/shared/booking';
 import { BOOKING_SLOTS_PATH, type BookingSlots } from '../src/shared/booking-api';
 import { parseQuery, queryOf } from './_lib/admin/query';
 import { busyTimes, CalendarUnavailableError } from './_lib/booking/busy-calendar';
@@ -16,16 +16,7 @@ const LONGEST_RANGE_DAYS = 90;
 export const CALENDAR_UNREADABLE = 'The calendar cannot be read just now: please try again in a minute.';
 
 /** A day, YYYY-MM-DD, that exists; its errors name the parameter. */
-const Day = (name: string) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a day written YYYY-MM-DD`)
-    .refine((day) => {
-      // Run after a failed pattern too: a date that cannot be made is no day.
-      const date = new Date(`${day}T00:00:00.000Z`);
-      return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
-    }, `${name} must be a day that exists`)
-    .optional();
+const Day = (name: string) => calendarDay(name).optional();
 
 const SlotsQuery = queryOf({ from: Day('from'), to: Day('to') });
 

@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { BOOKINGS_PATH, type BookingView } from '../src/shared/booking-api';
 import type { Booking } from '../src/shared/records';
 import { BookingMoveRequest, BookingTokenRequest } from '../src/shared/schemas';
-import { offeredTime, refusal } from './_lib/booking/offered-time';
+import { BOOKING_MESSAGES, offeredTime, refusal } from './_lib/booking/offered-time';
 import { tokenMatches } from './_lib/booking/tokens';
 import { cancelledEntries, movedEntries } from './_lib/delivery/booking-entries';
 import { deliverAfterAnswer } from './_lib/delivery/outbox';
@@ -82,6 +82,9 @@ export default endpoint({ name: 'bookings-manage', retryAfterSeconds: 30 }, asyn
   if (action === 'view') return json(200, viewOf(stored));
 
   const now = new Date();
+  // A call that has begun is the owner's to record now, not the link's to cancel or move.
+  if (stored.status === 'booked' && Date.parse(stored.start) <= now.getTime())
+    return errorResponse(409, BOOKING_MESSAGES.over);
   const settings = deliverySettings(req, context);
   const outcome =
     action === 'cancel'

@@ -31,16 +31,25 @@ const WallTime = z
   .trim()
   .regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'write the time as HH:MM on a 24-hour clock, such as 09:30 or 17:00');
 
-/** A day of the calendar, YYYY-MM-DD. */
-export const CalendarDay = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'write the day as YYYY-MM-DD')
-  .refine((day) => {
-    // A refinement runs after a failed pattern too: a date that cannot be made is no day.
-    const date = new Date(`${day}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
-  }, 'is not a day of the calendar');
+/**
+ * A day of the calendar, YYYY-MM-DD; with `name` (a query parameter), its messages name it,
+ * otherwise they say what to write, after the field the content check names.
+ */
+export const calendarDay = (name?: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, name ? `${name} must be a day written YYYY-MM-DD` : 'write the day as YYYY-MM-DD')
+    .refine(
+      (day) => {
+        // A refinement runs after a failed pattern too: a date that cannot be made is no day.
+        const date = new Date(`${day}T00:00:00Z`);
+        return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+      },
+      name ? `${name} must be a day that exists` : 'is not a day of the calendar',
+    );
+
+export const CalendarDay = calendarDay();
 
 /** Minutes as a whole multiple of 5, the size of the cells a booking claims. */
 const minutes = (min: number, max: number) =>

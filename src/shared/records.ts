@@ -209,6 +209,11 @@ export interface Booking {
   sequence: number;
   /** A SHA-256 of the secret of the person's link (base64url): the link itself is never kept. */
   tokenHash: string;
+  /**
+   * A keyed hash (HMAC) of the network it was booked from, for the limit of calls to come per
+   * network: never the address itself.
+   */
+  client?: string;
   /** The outbox entry of the reminder still to go, if any. */
   reminder?: string;
   createdAt: string;

@@ -6,7 +6,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { UPCOMING_PER_CLIENT } from '../../functions/_lib/store/bookings';
 import { forgetCalendarCopy } from '../../functions/_lib/booking/busy-calendar';
 import adminBookings from '../../functions/admin-bookings';
 import bookingSlots from '../../functions/booking-slots';
@@ -82,7 +83,11 @@ async function aheadTime() {
 }
 
 /** POST /api/bookings as the booking page sends it, with a freshly solved proof of work unless it brings one. */
-async function book(fields: Record<string, unknown>, proof?: string) {
+async function book(
+  fields: Record<string, unknown>,
+  proof?: string,
+  { ip = nextIp(), headers = {} }: { ip?: string; headers?: Record<string, string> } = {},
+) {
   const body = {
     name: 'Ada Lovelace',
     email: 'ada@example.com',
@@ -94,9 +99,9 @@ async function book(fields: Record<string, unknown>, proof?: string) {
   return answer(
     await call(bookingsCreate, '/api/bookings', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
-      ip: nextIp(),
+      ip,
     }),
   );
 }
@@ -162,7 +167,7 @@ describe.each(stores.backends)('booking a call on %s', (_name, backend) => {
   });
 
   test.each([
-    ['a time that is not offered', { start: '2026-01-01T10:07:00Z' }, 409],
+    ['a time that is not offered', { start: 'off the grid' }, 409],
     ['no time at all', { start: undefined }, 422],
     ['a time that is not UTC', { start: '2030-01-01T10:00:00+01:00' }, 422],
     ['no name', { name: '' }, 422],
@@ -170,7 +175,13 @@ describe.each(stores.backends)('booking a call on %s', (_name, backend) => {
     ['a time zone that is none', { timeZone: 'Mars/Olympus' }, 422],
   ])('%s answers %i, saying what is wrong', async (_case, fields, status) => {
     const first = await aheadTime();
-    const answered = await book({ start: first?.start, ...fields });
+    // Seven minutes past an open time: a time no one is offered.
+    const offGrid = new Date(Date.parse(first.start) + 7 * 60_000).toISOString();
+    const answered = await book({
+      start: first.start,
+      ...fields,
+      ...(fields.start === 'off the grid' ? { start: offGrid } : {}),
+    });
     expect(answered.status).toBe(status);
     expect(answered.body.error).toEqual(expect.any(String));
     if (status === 422 && 'fields' in answered.body) expect(Object.keys(answered.body.fields ?? {})).not.toEqual([]);
@@ -222,6 +233,57 @@ describe.each(stores.backends)('booking a call on %s', (_name, backend) => {
     const open = (await openTimes()).map((slot) => slot.start);
     expect(open).toContain(first?.start);
     expect(open).not.toContain(third?.start);
+  });
+
+  test('a call more than a day ahead gets its reminder; cancelled from the link, the reminder is never sent', async () => {
+    // Open all day every half hour: the 61st time is 30 hours ahead.
+    const later = (await openTimes())[60];
+    const { body } = await book({ start: later?.start });
+    const id = String(body.id);
+    const reminderOf = async () =>
+      (await store.listOutbox({ offset: 0, limit: 100 })).find(
+        (entry) => entry.ref === id && entry.kind === 'reminder',
+      );
+    const waiting = await reminderOf();
+    expect(waiting).toMatchObject({ status: 'pending' });
+    expect(Date.parse(waiting?.nextAttemptAt ?? '')).toBe(Date.parse(later?.start ?? '') - 24 * 3600_000);
+    await manage(id, 'cancel', { token: await tokenOf(store, id) });
+    expect(await reminderOf()).toMatchObject({ status: 'cancelled' });
+  });
+
+  test('a retry of a stored booking (the same Idempotency-Key) answers the first booking, not 409', async () => {
+    const first = await aheadTime();
+    const headers = { 'Idempotency-Key': crypto.randomUUID() };
+    const once = await book({ start: first.start }, undefined, { headers });
+    const again = await book({ start: first.start }, undefined, { headers });
+    expect(once.status).toBe(201);
+    expect(again).toEqual(once);
+    expect((await store.listBookings(new Date())).upcoming).toHaveLength(1);
+  });
+
+  test(`one network books at most ${UPCOMING_PER_CLIENT} calls to come, whatever addresses it gives`, async () => {
+    // An hour apart: each call and its buffer clear of the next.
+    const times = (await openTimes()).slice(4).filter((_, index) => index % 2 === 0);
+    const statuses: number[] = [];
+    for (const [index, time] of times.slice(0, UPCOMING_PER_CLIENT + 1).entries())
+      statuses.push(
+        (await book({ start: time.start, email: `p${index}@example.com` }, undefined, { ip: '198.51.100.7' })).status,
+      );
+    expect(statuses).toEqual([...Array.from({ length: UPCOMING_PER_CLIENT }, () => 201), 409]);
+  });
+
+  test('a call that has begun can no longer be cancelled or moved from its link', async () => {
+    const { body } = await book({ start: (await aheadTime()).start });
+    const id = String(body.id);
+    const token = await tokenOf(store, id);
+    const begun = new Date(Date.now() + 3 * 3600_000);
+    vi.useFakeTimers({ now: begun, toFake: ['Date'] });
+    try {
+      expect((await manage(id, 'cancel', { token })).status).toBe(409);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await store.getBooking(id))?.status).toBe('booked');
   });
 
   test('the owner lists calls (401 without a session) and cancels one with a message', async () => {

@@ -252,6 +252,12 @@ describe('busyFromIcs: what comes out', () => {
     expect(() => busy(ics(...broken, ...fine))).toThrow();
   });
 
+  test('an event that repeats too often before the range to be walked to it throws rather than drop its times', () => {
+    // Every minute since 2020: tens of thousands of occurrences before spring 2026.
+    const often = event('UID:often@example.com', 'DTSTART:20200101T000000Z', 'DURATION:PT1M', 'RRULE:FREQ=MINUTELY');
+    expect(() => busy(ics(...often))).toThrow(/repeats more than/);
+  });
+
   test('a text that is not iCalendar throws', () => {
     expect(() => busyFromIcs('<!doctype html><title>Sign in</title>', SPRING, 'Europe/London')).toThrow();
   });

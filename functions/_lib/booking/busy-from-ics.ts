@@ -141,12 +141,13 @@ function occurrencesOf(event: Component, changed: ReadonlySet<number>, range: In
   const found: Interval[] = [];
   for (let count = 0; count < MAX_OCCURRENCES; count += 1) {
     const next = expansion.next();
-    if (!next) break;
+    if (!next) return found;
     const occurrence = intervalFrom(next, zone, length, clocks);
-    if (occurrence.start >= range.end) break;
+    if (occurrence.start >= range.end) return found;
     if (!changed.has(occurrence.start) && occurrence.end > range.start) found.push(occurrence);
   }
-  return found;
+  // Its later occurrences were never reached: rather no calendar than one read in part.
+  throw new RangeError(`a recurring event repeats more than ${MAX_OCCURRENCES} times before the range ends`);
 }
 
 /**

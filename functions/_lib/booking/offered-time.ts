@@ -20,8 +20,10 @@ export const BOOKING_MESSAGES = {
   dayFull: 'That day is now fully booked: please pick another day.',
   calendar: 'We cannot check the calendar just now: please try again in a minute. Nothing you typed is lost.',
   cancelled: 'This call was cancelled: book a new time instead.',
+  over: 'This call has taken place already: book a new time instead.',
   tooMany: (upcoming: number) =>
     `You already have ${upcoming} calls booked with us: cancel or move one of them from its e-mail first.`,
+  tooManyFromNetwork: 'Several calls are already booked from your network: write to us and we will find a time.',
 } as const;
 
 /** A time a call can be booked at, with what the store keeps of it. */
@@ -43,8 +45,10 @@ export async function offeredTime(store: StoreVerbs, start: string, now: Date, m
   try {
     busy = await busyTimes(range, { fresh: true });
   } catch (error) {
-    if (error instanceof CalendarUnavailableError) throw new HttpError(errorResponse(503, BOOKING_MESSAGES.calendar));
-    throw error;
+    if (!(error instanceof CalendarUnavailableError)) throw error;
+    // Its message names the setting and the failure, never the address.
+    console.error(`[booking] ${error.message}`);
+    throw new HttpError(errorResponse(503, BOOKING_MESSAGES.calendar, { headers: { 'Retry-After': '60' } }));
   }
   const calls = await store.bookedCalls(new Date(range.start), new Date(range.end));
   const booked = calls
@@ -68,6 +72,10 @@ export async function offeredTime(store: StoreVerbs, start: string, now: Date, m
 export function refusal(outcome: Exclude<BookingOutcome, { kind: 'booked' }>): Response {
   if (outcome.kind === 'taken') return errorResponse(409, BOOKING_MESSAGES.taken);
   if (outcome.kind === 'day-full') return errorResponse(409, BOOKING_MESSAGES.dayFull);
-  if (outcome.kind === 'too-many') return errorResponse(409, BOOKING_MESSAGES.tooMany(outcome.upcoming));
+  if (outcome.kind === 'too-many')
+    return errorResponse(
+      409,
+      outcome.by === 'email' ? BOOKING_MESSAGES.tooMany(outcome.upcoming) : BOOKING_MESSAGES.tooManyFromNetwork,
+    );
   return errorResponse(409, BOOKING_MESSAGES.cancelled);
 }

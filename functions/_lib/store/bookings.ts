@@ -14,7 +14,7 @@ import { KEYS } from './keys';
 import { listed } from './lead-lists';
 import { deliveriesOf, queue, queueKeys } from './outbox';
 import { cancelled as cancelledEntry, dueIndex } from './outbox-state';
-import { admit, submissionKeys } from './submissions';
+import { admit, repeatOf, submissionKeys } from './submissions';
 import type { NewOutboxEntry, OutboxState, Saved, WriteOptions } from './types';
 
 /** The size of the cells of time a booking claims. Every start, length and buffer is a multiple of it. */
@@ -22,6 +22,9 @@ export const BOOKING_CELL_MS = 5 * 60_000;
 
 /** How many calls still to come one address may have booked. */
 export const UPCOMING_PER_EMAIL = 2;
+
+/** How many calls still to come may be booked from one network (an office may book for a few people). */
+export const UPCOMING_PER_CLIENT = 4;
 
 /** How long a cell's claim is kept past the time it covers: long enough for any list or check to see it. */
 const CELL_KEPT_AFTER_MS = 24 * 3600_000;
@@ -53,8 +56,8 @@ export type BookingOutcome =
   | { kind: 'taken' }
   /** The owner's day has its daily cap of calls already. */
   | { kind: 'day-full' }
-  /** The address has UPCOMING_PER_EMAIL calls still to come. */
-  | { kind: 'too-many'; upcoming: number }
+  /** The address has UPCOMING_PER_EMAIL calls still to come, or its network UPCOMING_PER_CLIENT. */
+  | { kind: 'too-many'; upcoming: number; by: 'email' | 'client' }
   /** Cancelled already: it cannot be moved, and a second cancellation changes nothing. */
   | ({ kind: 'cancelled' } & Saved<Booking>);
 
@@ -102,6 +105,9 @@ function stopReminder(booking: Booking, values: Values, reason: string): Write[]
   return [
     { op: 'put', key: KEYS.outboxState(state.id), value: JSON.stringify(cancelledEntry(state, reason)) },
     { op: 'unindex', key: dueIndex(state), member: state.id },
+    // A sweep that claimed it a moment ago finds no lease when it reports: its outcome is ignored,
+    // so a failed attempt cannot put the reminder back in line.
+    { op: 'del', key: KEYS.outboxLease(state.id) },
   ];
 }
 
@@ -119,7 +125,17 @@ function heldKeys(booking: Booking): string[] {
  * once it has read the booking: its cells, its day and its address.
  */
 export function erasureKeys(booking: Booking): string[] {
-  return [...heldKeys(booking), KEYS.bookingsOfEmail(booking.email)];
+  return [...heldKeys(booking), ...tableKeys(booking)];
+}
+
+/** The tables that count a booking's calls to come: its address's and its network's. */
+function tableKeys(booking: Pick<Booking, 'email' | 'client'>): string[] {
+  return [KEYS.bookingsOfEmail(booking.email), ...(booking.client ? [KEYS.bookingsOfClient(booking.client)] : [])];
+}
+
+/** The writes that take a booking out of its address's and its network's tables. */
+function untabled(booking: Booking, values: Values): Write[] {
+  return tableKeys(booking).map((key) => callsWrite(key, withoutCall(callsIn(values, key), booking.id)));
 }
 
 /**
@@ -129,13 +145,12 @@ export function erasureKeys(booking: Booking): string[] {
  */
 export function erasureWrites(booking: Booking, values: Values): Write[] {
   const dayKey = KEYS.bookingsOfDay(booking.day);
-  const emailKey = KEYS.bookingsOfEmail(booking.email);
   return [
     { op: 'del', key: KEYS.booking(booking.id) },
     { op: 'unindex', key: KEYS.bookingsByStart, member: booking.id },
     ...releaseWrites(booking, values),
     callsWrite(dayKey, withoutCall(callsIn(values, dayKey), booking.id)),
-    callsWrite(emailKey, withoutCall(callsIn(values, emailKey), booking.id)),
+    ...untabled(booking, values),
   ];
 }
 
@@ -196,9 +211,10 @@ export function bookingVerbs(backend: Backend) {
       const key = KEYS.booking(booking.id);
       const dayKey = KEYS.bookingsOfDay(booking.day);
       const emailKey = KEYS.bookingsOfEmail(booking.email);
+      const clientKey = booking.client ? KEYS.bookingsOfClient(booking.client) : undefined;
       const cells = cellKeys(booking);
       return transact<BookingOutcome>(backend, {
-        keys: [key, ...submissionKeys(options), ...cells, dayKey, emailKey, ...queueKeys(entries)],
+        keys: [key, ...submissionKeys(options), ...cells, dayKey, ...tableKeys(booking), ...queueKeys(entries)],
         assumeAbsent: true,
         plan(values) {
           const admitted = admit(values, options, booking.id, now);
@@ -212,9 +228,14 @@ export function bookingVerbs(backend: Backend) {
           const day = callsIn(values, dayKey);
           if (dailyCap !== undefined && Object.keys(day).length >= dailyCap) return { result: { kind: 'day-full' } };
           const start = Date.parse(booking.start);
+          // The calls to come of the address and of the network, this one added, those over left out.
           const ofEmail = withCall(callsIn(values, emailKey), booking.id, start, now.getTime());
-          const upcoming = Object.keys(ofEmail).length - 1;
-          if (upcoming >= UPCOMING_PER_EMAIL) return { result: { kind: 'too-many', upcoming } };
+          const ofClient = clientKey && withCall(callsIn(values, clientKey), booking.id, start, now.getTime());
+          const byEmail = Object.keys(ofEmail).length - 1;
+          if (byEmail >= UPCOMING_PER_EMAIL) return { result: { kind: 'too-many', upcoming: byEmail, by: 'email' } };
+          const byClient = ofClient ? Object.keys(ofClient).length - 1 : 0;
+          if (byClient >= UPCOMING_PER_CLIENT)
+            return { result: { kind: 'too-many', upcoming: byClient, by: 'client' } };
           const queuing = queue(entries, values, now);
           if ('needs' in queuing) return queuing;
           return {
@@ -225,6 +246,7 @@ export function bookingVerbs(backend: Backend) {
               ...claimWrites(booking, now),
               callsWrite(dayKey, withCall(day, booking.id, start)),
               callsWrite(emailKey, ofEmail),
+              ...(clientKey && ofClient ? [callsWrite(clientKey, ofClient)] : []),
               { op: 'put', key: KEYS.lead(lead.id), value: JSON.stringify(lead) },
               ...listed(lead),
               ...queuing.writes,
@@ -233,6 +255,17 @@ export function bookingVerbs(backend: Backend) {
           };
         },
       });
+    },
+
+    /**
+     * The booking a submission with this idempotency key stored, when it is a retry of one that
+     * was: checked before the time is, since the first booking holds that time now.
+     */
+    async repeatedBooking({ idempotencyKey, bodyDigest }: WriteOptions): Promise<Booking | undefined> {
+      if (!idempotencyKey) return undefined;
+      const [mark] = await backend.get([KEYS.idempotency(idempotencyKey)]);
+      const first = repeatOf(mark, bodyDigest);
+      return first === undefined ? undefined : (await bookingsOf([first]))[0];
     },
 
     /** A booking by id; undefined when there is none. */
@@ -257,8 +290,7 @@ export function bookingVerbs(backend: Backend) {
           const stored = parsed<Booking>(values, key);
           if (!stored) return { result: undefined };
           if (stored.status === 'cancelled') return { result: { kind: 'cancelled', record: stored, queued: [] } };
-          const emailKey = KEYS.bookingsOfEmail(stored.email);
-          const needs = [...heldKeys(stored), emailKey].filter((other) => !values.has(other));
+          const needs = erasureKeys(stored).filter((other) => !values.has(other));
           if (needs.length > 0) return { needs };
           const { reminder: _reminder, ...rest } = stored;
           const at = now.toISOString();
@@ -278,7 +310,7 @@ export function bookingVerbs(backend: Backend) {
               { op: 'put', key, value: JSON.stringify(booking) },
               ...releaseWrites(stored, values),
               callsWrite(dayKey, withoutCall(callsIn(values, dayKey), id)),
-              callsWrite(emailKey, withoutCall(callsIn(values, emailKey), id)),
+              ...untabled(stored, values),
               ...stopReminder(stored, values, 'The call was cancelled'),
               ...queuing.writes,
             ],
@@ -309,8 +341,7 @@ export function bookingVerbs(backend: Backend) {
           const stored = parsed<Booking>(values, key);
           if (!stored) return { result: undefined };
           if (stored.status === 'cancelled') return { result: { kind: 'cancelled', record: stored, queued: [] } };
-          const emailKey = KEYS.bookingsOfEmail(stored.email);
-          const needs = [...heldKeys(stored), emailKey].filter((other) => !values.has(other));
+          const needs = erasureKeys(stored).filter((other) => !values.has(other));
           if (needs.length > 0) return { needs };
           if (newCells.some((cell) => values.get(cell) != null && values.get(cell) !== id))
             return { result: { kind: 'taken' } };
@@ -334,7 +365,7 @@ export function bookingVerbs(backend: Backend) {
               ...claimWrites(booking, now),
               ...(sameDay ? [] : [callsWrite(oldDay, withoutCall(callsIn(values, oldDay), id))]),
               callsWrite(newDay, withCall(day, id, start)),
-              callsWrite(emailKey, withCall(callsIn(values, emailKey), id, start)),
+              ...tableKeys(stored).map((table) => callsWrite(table, withCall(callsIn(values, table), id, start))),
               ...stopReminder(stored, values, 'The call was moved'),
               ...queuing.writes,
             ],

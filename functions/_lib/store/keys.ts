@@ -88,6 +88,8 @@ export const KEYS = {
   bookingsOfDay: (day: string) => `bookings:day:${day}`,
   /** The calls an address has booked (its normal spelling): ids, for the limit of upcoming calls per address. */
   bookingsOfEmail: (email: string) => `bookings:email:${email}`,
+  /** The calls booked from one network, under a keyed hash of its address (Booking.client): ids, for its limit. */
+  bookingsOfClient: (client: string) => `bookings:client:${client}`,
   /** The salt of a day's visitor hashes (YYYY-MM-DD in the site's time zone): 32 random bytes, kept 48 hours. */
   visitSalt: (day: string) => `visits:salt:${day}`,
   /** A visit in progress: its visitor hash, for 30 minutes after their last view. */

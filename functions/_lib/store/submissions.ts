@@ -23,6 +23,17 @@ function markOf(value: string): KeyMark {
   return value.startsWith('{') ? (JSON.parse(value) as KeyMark) : { ref: value };
 }
 
+/**
+ * What a submission with this key stored before, from the value its key holds (null: nothing);
+ * a key used for another body throws IdempotencyKeyReusedError.
+ */
+export function repeatOf(value: string | null | undefined, bodyDigest: string | undefined): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const mark = markOf(value);
+  if (bodyDigest && mark.digest && mark.digest !== bodyDigest) throw new IdempotencyKeyReusedError();
+  return mark.ref;
+}
+
 /** The keys a submission's marks are read from. */
 export function submissionKeys({ idempotencyKey, challenge }: WriteOptions): string[] {
   return [
@@ -47,12 +58,8 @@ export function admit(
   const writes: Write[] = [];
   if (idempotencyKey) {
     const key = KEYS.idempotency(idempotencyKey);
-    const first = values.get(key);
-    if (typeof first === 'string') {
-      const mark = markOf(first);
-      if (bodyDigest && mark.digest && mark.digest !== bodyDigest) throw new IdempotencyKeyReusedError();
-      return { repeatOf: mark.ref };
-    }
+    const first = repeatOf(values.get(key), bodyDigest);
+    if (first !== undefined) return { repeatOf: first };
     const mark: KeyMark = { ref, ...(bodyDigest ? { digest: bodyDigest } : {}) };
     writes.push({ op: 'put', key, value: JSON.stringify(mark), ttlMs: IDEMPOTENCY_TTL_SECONDS * 1000 });
   }

@@ -43,16 +43,18 @@ export function BookingPicker({ children }: { children?: ReactNode }) {
   if (booked) return <Confirmation booked={booked} heading={confirmation} />;
 
   const slots = times.state === 'ready' ? times.slots : times.state === 'loading' ? times.previous : undefined;
-  if (times.state === 'failed' || (slots && slots.slots.length === 0))
+  const unavailable =
+    times.state === 'failed'
+      ? `We could not load the open times. ${times.error}`
+      : slots && slots.slots.length === 0
+        ? 'There is no open time in the next few weeks.'
+        : undefined;
+  const retry = times.state === 'failed' ? reload : undefined;
+  // Once a time was chosen, what was typed stays on the page whatever the times do next.
+  const typing = chosen !== undefined || failure !== undefined;
+  if (unavailable && !typing)
     return (
-      <Unavailable
-        reason={
-          times.state === 'failed'
-            ? `We could not load the open times. ${times.error}`
-            : 'There is no open time in the next few weeks.'
-        }
-        onRetry={times.state === 'failed' ? reload : undefined}
-      >
+      <Unavailable reason={unavailable} onRetry={retry}>
         {children}
       </Unavailable>
     );
@@ -72,8 +74,15 @@ export function BookingPicker({ children }: { children?: ReactNode }) {
     }
     try {
       const response = await submitForm(BOOKINGS_PATH, { ...values, start: chosen.start, timeZone });
-      const created = (await response.json()) as BookingCreated;
-      setBooked({ ...created, email: values.email, timeZone });
+      // A submission the honeypot caught is answered `{ ok: true }`, without the times.
+      const created = (await response.json()) as Partial<BookingCreated>;
+      setBooked({
+        id: created.id ?? '',
+        start: created.start ?? chosen.start,
+        end: created.end ?? chosen.end,
+        email: values.email,
+        timeZone,
+      });
       return true;
     } catch (error) {
       setFailure(failureText(error));
@@ -95,7 +104,9 @@ export function BookingPicker({ children }: { children?: ReactNode }) {
           setSaid(`Times are now in ${zoneLabel(zone)}.`);
         }}
       />
-      {slots ? (
+      {unavailable ? (
+        <Unavailable reason={unavailable} onRetry={retry} />
+      ) : slots ? (
         <div aria-busy={times.state === 'loading' || undefined}>
           <SlotPicker slots={slots.slots} timeZone={timeZone} chosen={chosen?.start} onChoose={choose} />
         </div>

@@ -36,7 +36,7 @@ export function bookingCancellation(
       ...(byOwner && cancellation.message ? [{ kind: 'quote', text: cancellation.message } satisfies Block] : []),
       {
         kind: 'paragraph',
-        text: 'The invitation in this e-mail takes the call out of your calendar. You are welcome to book another time.',
+        text: 'This e-mail takes the call out of your calendar. You are welcome to book another time.',
       },
       { kind: 'button', label: 'Book another time', url: `${settings.origin}${BOOK_PAGE}` },
       { kind: 'paragraph', text: `Questions? Reply to this e-mail. ${site.replyPromise}` },
