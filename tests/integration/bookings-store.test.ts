@@ -139,6 +139,9 @@ describe.each(stores.backends)('booked calls on %s', (_name, backend) => {
       attribution: { utm_campaign: 'winter' },
     });
     expect((await store.leadStatusCounts()).booked).toBe(1);
+    // What the Visits figures and the weekly letter count leads from, by their first touch.
+    const { leads } = await store.createdBetween(NOW.getTime() - 1000, NOW.getTime() + 1000, 10);
+    expect(leads.map((listed) => listed.attribution?.utm_campaign)).toEqual(['winter']);
   });
 
   test('the same submission sent twice books once and answers the first booking', async () => {
