@@ -336,10 +336,12 @@ describe.each(stores.backends)('visits on %s', (_name, backend) => {
     );
     expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([202]));
     const { body } = await report(await logIn(PASSWORD));
-    // Every view counted exactly; visitors within a HyperLogLog's error on Upstash.
+    // Every view counted exactly; visitors within three standard errors of a HyperLogLog on
+    // Upstash (0.81 % each, ±10 of 400): its estimate moves with each run's salt, and ±4 (about
+    // one standard error) failed one run in several.
     expect(body.pages).toMatchObject([{ path: 'other', pageviews: 400, entries: 400 }]);
-    expect(body.pages[0]?.visitors).toBeGreaterThanOrEqual(396);
-    expect(body.pages[0]?.visitors).toBeLessThanOrEqual(404);
+    expect(body.pages[0]?.visitors).toBeGreaterThanOrEqual(390);
+    expect(body.pages[0]?.visitors).toBeLessThanOrEqual(410);
     expect(body.campaigns).toHaveLength(VISIT_CAPS.campaigns + 1);
     expect(body.sources).toHaveLength(VISIT_CAPS.sources + 1);
   });
