@@ -11,25 +11,13 @@ import type { BookingInput } from '../../functions/_lib/store/bookings';
 import { createContext } from '../../scripts/harness/functions';
 import { startCalendarServer, type CalendarServer } from '../../scripts/harness/calendar-server';
 import { findFreePort } from '../../scripts/harness/redis-server';
-import { BookingHours } from '../../src/shared/booking';
 import { BOOKING_HOURS_FILE, BOOKING_SLOTS_PATH, type BookingSlots } from '../../src/shared/booking-api';
+import { hoursWith } from '../support/booking-fixtures';
 import { useBuildFiles } from '../support/build-files';
 import { addEnv, useStores } from '../support/store-setup';
 
 /** The owner's hours as content/booking/hours.yaml has them. */
-const HOURS = BookingHours.parse({
-  timeZone: 'Europe/London',
-  weeklyHours: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].flatMap((day) => [
-    { day, from: '09:00', to: '12:30' },
-    { day, from: '13:30', to: '17:00' },
-  ]),
-  meetingMinutes: 30,
-  bufferMinutes: 15,
-  minimumNoticeHours: 24,
-  bookingWindowDays: 30,
-  slotIntervalMinutes: 30,
-  daysOff: [{ from: '2026-12-24', to: '2026-12-26' }, { from: '2027-01-01' }],
-});
+const HOURS = hoursWith();
 
 /** Monday 14 December 2026, 10:10 in London (GMT, so UTC too). */
 const NOW = new Date('2026-12-14T10:10:00Z');

@@ -1,5 +1,6 @@
-/** A booked call, its lead, and the same call moved and cancelled: the records the booking e-mails are composed from. */
+/** The booking's records (a call, its lead, the same call moved and cancelled) and the owner's hours, as the tests compose them. */
 import type { Booking, Lead } from '../../src/shared/records';
+import { BookingHours } from '../../src/shared/booking';
 
 /** Booked on 1 December for Tuesday 8 December, 13:30 UTC: 08:30 in New York, where the person is. */
 export const BOOKING: Booking = {
@@ -54,3 +55,21 @@ export const CANCELLED: Booking = {
   updatedAt: '2026-12-03T09:00:00.000Z',
   cancelled: { at: '2026-12-03T09:00:00.000Z', by: 'owner' },
 };
+
+/** The owner's hours as content/booking/hours.yaml sets them, with `changes`. */
+export function hoursWith(changes: Partial<BookingHours> = {}): BookingHours {
+  return BookingHours.parse({
+    timeZone: 'Europe/London',
+    weeklyHours: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].flatMap((day) => [
+      { day, from: '09:00', to: '12:30' },
+      { day, from: '13:30', to: '17:00' },
+    ]),
+    meetingMinutes: 30,
+    bufferMinutes: 15,
+    minimumNoticeHours: 24,
+    bookingWindowDays: 30,
+    slotIntervalMinutes: 30,
+    daysOff: [{ from: '2026-12-24', to: '2026-12-26' }, { from: '2027-01-01' }],
+    ...changes,
+  });
+}

@@ -5,25 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { isOffered, openTimes, ownerDay, type Interval } from '../../functions/_lib/booking/open-times';
-import { BookingHours } from '../../src/shared/booking';
-
-/** The owner's hours as content/booking/hours.yaml sets them, with `changes`. */
-function hoursWith(changes: Partial<BookingHours> = {}): BookingHours {
-  return BookingHours.parse({
-    timeZone: 'Europe/London',
-    weeklyHours: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].flatMap((day) => [
-      { day, from: '09:00', to: '12:30' },
-      { day, from: '13:30', to: '17:00' },
-    ]),
-    meetingMinutes: 30,
-    bufferMinutes: 15,
-    minimumNoticeHours: 24,
-    bookingWindowDays: 30,
-    slotIntervalMinutes: 30,
-    daysOff: [{ from: '2026-12-24', to: '2026-12-26' }, { from: '2027-01-01' }],
-    ...changes,
-  });
-}
+import type { BookingHours } from '../../src/shared/booking';
+import { hoursWith } from '../support/booking-fixtures';
 
 /** Monday 16 March 2026, 10:10 in London (GMT, so UTC too). */
 const NOW = Date.parse('2026-03-16T10:10:00Z');

@@ -8,6 +8,8 @@ import type { Booking } from '../../../src/shared/records';
 import { site } from '../../../src/site.config';
 import { getEnv } from '../platform/env';
 import { calendarFile } from './calendar-file';
+import type { NewOutboxEntry, OutboxMessage } from '../store/types';
+import { sendable } from './addresses';
 import type { Block } from './mail-layout';
 
 /** Who cancelled a call, and what the owner wrote to the person when it was them. */
@@ -124,4 +126,29 @@ export function ownersEvent(method: 'REQUEST' | 'CANCEL', booking: Booking, orig
     location: callPlace(),
     stamp,
   });
+}
+
+/** The last line of every e-mail to the person: why they got it, then `more`. */
+export function whyYouGetThis(origin: string, more: string): Block {
+  return {
+    kind: 'small',
+    text: `You get this e-mail because a call was booked with this address on ${new URL(origin).host}. ${more}`,
+  };
+}
+
+/** An e-mail of a booked call to the person who booked it, listed with its lead; replies go to the site's address. */
+export function toPerson(
+  booking: Booking,
+  kind: 'invitation' | 'reminder',
+  message: Omit<Extract<OutboxMessage, { channel: 'mail' }>, 'channel' | 'to' | 'replyTo'>,
+  dueAt?: string,
+): NewOutboxEntry {
+  return {
+    id: crypto.randomUUID(),
+    kind,
+    ref: booking.leadId,
+    to: booking.email,
+    message: { channel: 'mail', to: [sendable(booking)], replyTo: site.email, ...message },
+    ...(dueAt ? { dueAt } : {}),
+  };
 }

@@ -4,8 +4,8 @@ import { BOOK_PAGE } from '../../../../src/shared/booking-api';
 import type { Booking } from '../../../../src/shared/records';
 import { site } from '../../../../src/site.config';
 import type { NewOutboxEntry } from '../../store/types';
-import { greeting, sendable } from '../addresses';
-import { longTime, personsEvent, shortTime, type Cancellation } from '../booking-mail';
+import { greeting } from '../addresses';
+import { longTime, personsEvent, shortTime, toPerson, whyYouGetThis, type Cancellation } from '../booking-mail';
 import { renderMail, type Block } from '../mail-layout';
 import type { DeliverySettings } from '../settings';
 
@@ -41,25 +41,11 @@ export function bookingCancellation(
       { kind: 'button', label: 'Book another time', url: `${settings.origin}${BOOK_PAGE}` },
       { kind: 'paragraph', text: `Questions? Reply to this e-mail. ${site.replyPromise}` },
     ],
-    [
-      {
-        kind: 'small',
-        text: `You get this e-mail because a call was booked with this address on ${new URL(settings.origin).host}. It does not add you to any mailing list.`,
-      },
-    ],
+    [whyYouGetThis(settings.origin, 'It does not add you to any mailing list.')],
   );
-  return {
-    id: crypto.randomUUID(),
-    kind: 'invitation',
-    ref: booking.leadId,
-    to: booking.email,
-    message: {
-      channel: 'mail',
-      to: [sendable(booking)],
-      replyTo: site.email,
-      subject: `Cancelled: your call with ${site.name} on ${shortTime(booking.start, booking.timeZone)}`,
-      ...body,
-      calendar: { method: 'CANCEL', content: personsEvent('CANCEL', booking, stamp) },
-    },
-  };
+  return toPerson(booking, 'invitation', {
+    subject: `Cancelled: your call with ${site.name} on ${shortTime(booking.start, booking.timeZone)}`,
+    ...body,
+    calendar: { method: 'CANCEL', content: personsEvent('CANCEL', booking, stamp) },
+  });
 }

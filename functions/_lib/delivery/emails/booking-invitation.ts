@@ -3,7 +3,7 @@
 import type { Booking } from '../../../../src/shared/records';
 import { site } from '../../../../src/site.config';
 import type { NewOutboxEntry } from '../../store/types';
-import { greeting, sendable } from '../addresses';
+import { greeting } from '../addresses';
 import {
   callLength,
   callPlace,
@@ -13,6 +13,8 @@ import {
   personsEvent,
   placeText,
   shortTime,
+  toPerson,
+  whyYouGetThis,
 } from '../booking-mail';
 import { renderMail } from '../mail-layout';
 import type { DeliverySettings } from '../settings';
@@ -62,26 +64,12 @@ export function bookingInvitation(
       },
       { kind: 'paragraph', text: `Anything to tell us before the call? Reply to this e-mail. ${site.replyPromise}` },
     ],
-    [
-      {
-        kind: 'small',
-        text: `You get this e-mail because a call was booked with this address on ${new URL(settings.origin).host}. It does not add you to any mailing list.`,
-      },
-    ],
+    [whyYouGetThis(settings.origin, 'It does not add you to any mailing list.')],
   );
-  return {
-    id: crypto.randomUUID(),
-    kind: 'invitation',
-    ref: booking.leadId,
-    to: booking.email,
-    message: {
-      channel: 'mail',
-      to: [sendable(booking)],
-      replyTo: site.email,
-      subject: previous ? `Your call with ${site.name} has moved: ${when}` : `Your call with ${site.name}: ${when}`,
-      ...body,
-      secrets: [link.secret],
-      calendar: { method: 'REQUEST', content: personsEvent('REQUEST', booking, stamp) },
-    },
-  };
+  return toPerson(booking, 'invitation', {
+    subject: previous ? `Your call with ${site.name} has moved: ${when}` : `Your call with ${site.name}: ${when}`,
+    ...body,
+    secrets: [link.secret],
+    calendar: { method: 'REQUEST', content: personsEvent('REQUEST', booking, stamp) },
+  });
 }

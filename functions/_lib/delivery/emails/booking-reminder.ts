@@ -3,8 +3,18 @@
 import type { Booking } from '../../../../src/shared/records';
 import { site } from '../../../../src/site.config';
 import type { NewOutboxEntry } from '../../store/types';
-import { greeting, sendable } from '../addresses';
-import { callLength, callPlace, joinLink, longTime, manageLink, placeText, shortTime } from '../booking-mail';
+import { greeting } from '../addresses';
+import {
+  callLength,
+  callPlace,
+  joinLink,
+  longTime,
+  manageLink,
+  placeText,
+  shortTime,
+  toPerson,
+  whyYouGetThis,
+} from '../booking-mail';
 import { renderMail } from '../mail-layout';
 import type { DeliverySettings } from '../settings';
 
@@ -45,26 +55,16 @@ export function bookingReminder(
       { kind: 'paragraph', text: 'Cannot make it after all? Move the call to another time, or cancel it.' },
       { kind: 'button', label: 'Move or cancel', url: link.url },
     ],
-    [
-      {
-        kind: 'small',
-        text: `You get this e-mail because a call was booked with this address on ${new URL(settings.origin).host}. It is the only reminder we send.`,
-      },
-    ],
+    [whyYouGetThis(settings.origin, 'It is the only reminder we send.')],
   );
-  return {
-    id: crypto.randomUUID(),
-    kind: 'reminder',
-    ref: booking.leadId,
-    to: booking.email,
-    message: {
-      channel: 'mail',
-      to: [sendable(booking)],
-      replyTo: site.email,
+  return toPerson(
+    booking,
+    'reminder',
+    {
       subject: `Reminder: your call with ${site.name}, ${shortTime(booking.start, booking.timeZone)}`,
       ...body,
       secrets: [link.secret],
     },
-    dueAt: new Date(dueAt).toISOString(),
-  };
+    new Date(dueAt).toISOString(),
+  );
 }

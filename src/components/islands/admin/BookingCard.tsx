@@ -9,13 +9,12 @@ import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { Textarea } from '../../ui/field';
 import { origin, when } from './record-text';
+import { dayKey } from '../booking/times';
 import { useAdminAction } from './use-admin-action';
 
-/** The calendar day of a moment in `timeZone` (the reader's own when undefined), as the UTC midnight it names. */
-function dayOf(moment: number, timeZone: string | undefined): number {
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  return Date.parse(`${day.format(moment)}T00:00:00Z`);
-}
+/** The calendar day of a moment in `timeZone`, as the UTC midnight it names. */
+const dayOf = (moment: number, timeZone: string): number =>
+  Date.parse(`${dayKey(new Date(moment).toISOString(), timeZone)}T00:00:00Z`);
 
 /**
  * How far a call is from now: "in 20 minutes", "in 5 hours" within a day, else in calendar days
