@@ -49,28 +49,42 @@ export interface FunctionsRunner {
   deliveryThread: DeliveryThread;
 }
 
-interface Scheduled {
+export interface Scheduled {
   name: string;
   matches: (date: Date) => boolean;
+  /** Its schedule is every minute (`* * * * *`): the one LOCAL_SCHEDULE_SECONDS runs more often. */
+  everyMinute: boolean;
   /** The bundled module, as an import() specifier for the delivery thread. */
   module: string;
   running: boolean;
+  /** The minute (since the epoch) of its last start: a schedule matches once a minute. */
+  lastMinute?: number;
 }
 
 /**
  * Runs scheduled functions at the start of each minute their schedule matches, as Netlify does
  * on a published deploy: a POST with `{ next_run }`, no client. A run still going when the next
- * is due is not started twice.
+ * is due is not started twice. With `everyMs` (LOCAL_SCHEDULE_SECONDS), the jobs that run every
+ * minute run that often instead; the others keep their schedule.
  */
-function startScheduler(jobs: Scheduled[], origin: () => string, thread: DeliveryThread): () => void {
+export function startScheduler(
+  jobs: Scheduled[],
+  origin: () => string,
+  thread: Pick<DeliveryThread, 'runScheduled'>,
+  everyMs: number | undefined,
+): () => void {
   if (jobs.length === 0) return () => undefined;
+  const period = everyMs ?? 60_000;
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
     const now = new Date();
-    const next = new Date(Math.floor(now.getTime() / 60_000) * 60_000 + 60_000);
+    const minute = Math.floor(now.getTime() / 60_000);
+    const next = new Date(Math.floor(now.getTime() / period) * period + period);
     for (const job of jobs) {
-      if (job.running || !job.matches(now)) continue;
+      const due = everyMs !== undefined && job.everyMinute ? true : job.matches(now) && job.lastMinute !== minute;
+      if (job.running || !due) continue;
       job.running = true;
+      job.lastMinute = minute;
       const url = new URL('/.netlify/functions/' + job.name, origin()).href;
       void thread
         .runScheduled(job.module, url, next.toISOString())
@@ -90,7 +104,10 @@ function startScheduler(jobs: Scheduled[], origin: () => string, thread: Deliver
 
 export async function loadFunctions(
   projectRoot: string,
-  { origin = () => `http://localhost:${DEFAULT_PORT}` }: { origin?: () => string } = {},
+  {
+    origin = () => `http://localhost:${DEFAULT_PORT}`,
+    scheduleEveryMs,
+  }: { origin?: () => string; scheduleEveryMs?: number } = {},
 ): Promise<FunctionsRunner> {
   // This runner is the local server's: the functions it loads may use the embedded store and a
   // plain ADMIN_PASSWORD. On Netlify nothing sets this, so a deployed function fails closed.
@@ -131,7 +148,13 @@ export async function loadFunctions(
     };
     if (module.default && module.config?.schedule) {
       const name = path.basename(entry).replace(/\.[^.]+$/, '');
-      scheduled.push({ name, matches: parseSchedule(module.config.schedule), module: specifier, running: false });
+      scheduled.push({
+        name,
+        matches: parseSchedule(module.config.schedule),
+        everyMinute: module.config.schedule.trim().split(/\s+/).join(' ') === '* * * * *',
+        module: specifier,
+        running: false,
+      });
     }
     if (!module.default || !module.config?.path) continue;
     const paths = Array.isArray(module.config.path) ? module.config.path : [module.config.path];
@@ -140,7 +163,7 @@ export async function loadFunctions(
 
   // Started after SITE_LOCAL_RUN is set: the thread takes a copy of the environment as it is now.
   const deliveryThread = startDeliveryThread(deliveryWorker);
-  const stopScheduler = startScheduler(scheduled, origin, deliveryThread);
+  const stopScheduler = startScheduler(scheduled, origin, deliveryThread, scheduleEveryMs);
   const afterAnswerDelivery = (ids: string[]) => deliveryThread.deliver(ids);
   return {
     deliveryThread,

@@ -22,7 +22,14 @@ import { RedirectsHandler } from '@netlify/redirects';
 import { PROJECT_ROOT } from '../harness/project.ts';
 import { loadFunctions } from './functions-runner.ts';
 import { hostOrigin, resolveStaticPath } from './netlify-paths.ts';
-import { checkSettings, ensurePortFree, exitOnStartupError, listenFailure, loadLocalEnv } from './startup-checks.ts';
+import {
+  checkSettings,
+  ensurePortFree,
+  exitOnStartupError,
+  listenFailure,
+  loadLocalEnv,
+  readScheduleEvery,
+} from './startup-checks.ts';
 import { BROTLI_QUALITY, encodingFor, staticCache } from './static-cache.ts';
 
 /** A request body left unread by its handler (a 413) is read and dropped up to this size; a larger one closes the connection. */
@@ -103,7 +110,10 @@ export async function startServer({ projectRoot = PROJECT_ROOT, ...given }: Serv
     functions: { enabled: false },
   });
   await netlify.start();
-  const functions = await loadFunctions(projectRoot, { origin: () => `http://${host}:${port}` });
+  const functions = await loadFunctions(projectRoot, {
+    origin: () => `http://${host}:${port}`,
+    scheduleEveryMs: readScheduleEvery(process.env).everyMs,
+  });
 
   const publishDir = path.join(projectRoot, 'dist');
   // The build's files, answered from memory once read (static-cache.ts), while they and the

@@ -41,6 +41,22 @@ export function readAddress(env: NodeJS.ProcessEnv): { address: Address; problem
 }
 
 /**
+ * LOCAL_SCHEDULE_SECONDS: how often the local server runs the scheduled functions (the outbox
+ * sweep). Unset or blank, at the start of each minute their schedule matches, as Netlify does; a
+ * number of seconds from 1 to 60, that often instead, so a newsletter pressed Send goes out in
+ * seconds when trying it (and in the test that sends one). Netlify has no such setting.
+ */
+export function readScheduleEvery(env: NodeJS.ProcessEnv): { everyMs?: number; problems: string[] } {
+  const value = env.LOCAL_SCHEDULE_SECONDS?.trim();
+  if (!value) return { problems: [] };
+  const seconds = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (seconds >= 1 && seconds <= 60) return { everyMs: seconds * 1000, problems: [] };
+  return {
+    problems: ['LOCAL_SCHEDULE_SECONDS: must be a whole number of seconds from 1 to 60, or unset (each minute)'],
+  };
+}
+
+/**
  * What is wrong in the functions' environment (functions/_lib/platform/env.ts, the one schema
  * they parse it with), every variable at once. That module's imports have no file extensions, so
  * it is bundled first, as the functions are.
@@ -56,6 +72,7 @@ async function functionsEnvironmentProblems(projectRoot: string): Promise<string
 /** Throws a StartupError naming every wrong setting of the server and the functions; the address otherwise. */
 export async function checkSettings(projectRoot: string): Promise<Address> {
   const { address, problems } = readAddress(process.env);
+  problems.push(...readScheduleEvery(process.env).problems);
   problems.push(...(await functionsEnvironmentProblems(projectRoot)));
   if (problems.length === 0) return address;
   throw new StartupError(
