@@ -61,6 +61,17 @@ export interface Scheduled {
   lastMinute?: number;
 }
 
+/** A scheduled function as the scheduler runs it, from its name, its `config.schedule` and its bundled module. */
+export function scheduledJob(name: string, schedule: string, module: string): Scheduled {
+  return {
+    name,
+    matches: parseSchedule(schedule),
+    everyMinute: schedule.trim().split(/\s+/).join(' ') === '* * * * *',
+    module,
+    running: false,
+  };
+}
+
 /**
  * Runs scheduled functions at the start of each minute their schedule matches, as Netlify does
  * on a published deploy: a POST with `{ next_run }`, no client. A run still going when the next
@@ -148,13 +159,7 @@ export async function loadFunctions(
     };
     if (module.default && module.config?.schedule) {
       const name = path.basename(entry).replace(/\.[^.]+$/, '');
-      scheduled.push({
-        name,
-        matches: parseSchedule(module.config.schedule),
-        everyMinute: module.config.schedule.trim().split(/\s+/).join(' ') === '* * * * *',
-        module: specifier,
-        running: false,
-      });
+      scheduled.push(scheduledJob(name, module.config.schedule, specifier));
     }
     if (!module.default || !module.config?.path) continue;
     const paths = Array.isArray(module.config.path) ? module.config.path : [module.config.path];

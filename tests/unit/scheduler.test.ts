@@ -1,16 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { parseSchedule } from '../../scripts/serve/cron';
-import { startScheduler, type Scheduled } from '../../scripts/serve/functions-runner';
+import { scheduledJob, startScheduler, type Scheduled } from '../../scripts/serve/functions-runner';
 import { readScheduleEvery } from '../../scripts/serve/startup-checks';
 
 /** A job as loadFunctions makes it from a function's `config.schedule`. */
-const job = (name: string, schedule: string): Scheduled => ({
-  name,
-  matches: parseSchedule(schedule),
-  everyMinute: schedule === '* * * * *',
-  module: `file:///${name}.mjs`,
-  running: false,
-});
+const job = (name: string, schedule: string): Scheduled => scheduledJob(name, schedule, `file:///${name}.mjs`);
 
 /** Starts the scheduler on the fake clock; `runs` lists each start as `name@HH:MM:SS` with its next_run. */
 function schedule(jobs: Scheduled[], everyMs?: number) {
