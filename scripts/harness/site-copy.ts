@@ -2,7 +2,7 @@
  * A throw-away copy of the site in a temp folder, for tests that must change
  * content and build it without touching the working tree.
  */
-import { spawnSync } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,12 @@ export interface SiteCopy {
   file: (...parts: string[]) => string;
   /** Runs `astro build` in the copy, with extra environment variables; `output` holds stdout and stderr together. */
   build: (env?: Record<string, string>) => { status: number | null; output: string };
+  /**
+   * Runs only what `astro build` runs first, the integrations' setup and the content sync (every
+   * collection through its loaders and schema), where a mistake in content/ fails the build. It
+   * answers the message the build would fail with, or undefined. A few times faster than build().
+   */
+  checkContent: () => Promise<string | undefined>;
   remove: () => void;
 }
 
@@ -36,6 +42,38 @@ function buildEnv(): NodeJS.ProcessEnv {
     if (!runnerKeys.has(key) && !key.startsWith('VITEST')) env[key] ??= value;
   }
   return env;
+}
+
+/** The process that runs the content syncs (scripts/harness/content-sync.ts), and the last sync asked of it. */
+let syncer: { child: ChildProcess; last: Promise<unknown> } | undefined;
+
+function checkContent(root: string): Promise<string | undefined> {
+  if (!syncer) {
+    const child = fork(path.join(PROJECT_ROOT, 'scripts', 'harness', 'content-sync.ts'), {
+      env: buildEnv(),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    // It ends when this process does (content-sync.ts leaves on disconnect), and never holds it up.
+    child.unref();
+    child.channel?.unref();
+    syncer = { child, last: Promise.resolve() };
+  }
+  const { child } = syncer;
+  // One sync at a time: each answer is the next message.
+  const answer = syncer.last.then(
+    () =>
+      new Promise<string | undefined>((resolve, reject) => {
+        const onExit = (code: number | null) => reject(new Error(`the content sync process ended (${code})`));
+        child.once('exit', onExit);
+        child.once('message', (reply: { error?: string }) => {
+          child.off('exit', onExit);
+          resolve(reply.error);
+        });
+        child.send({ root });
+      }),
+  );
+  syncer.last = answer.catch(() => undefined);
+  return answer;
 }
 
 export function copySite(): SiteCopy {
@@ -60,6 +98,7 @@ export function copySite(): SiteCopy {
       });
       return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
     },
+    checkContent: () => checkContent(root),
     remove: () => rmSync(root, { recursive: true, force: true }),
   };
 }

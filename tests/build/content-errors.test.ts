@@ -1,6 +1,8 @@
 /**
  * What an editor sees when content is wrong: each mistake fails the build, naming the file, the
- * field and what to write. Each test builds a throw-away copy of the site with one mistake.
+ * field and what to write. Each test changes a throw-away copy of the site with one mistake. The
+ * first builds it whole; where the build stops at the content sync, the others run that sync
+ * alone (`checkContent`), and only mistakes found later in the build build the copy.
  * (tests/build/content-build.test.ts builds copies whose content is right.)
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,13 +35,12 @@ describe('content validation at build time', () => {
     expect(output).toContain('"properties"');
   });
 
-  test('a guide without its summary fails the build, naming the file and the field', () => {
+  test('a guide without its summary fails the build, naming the file and the field', async () => {
     site = copySite();
     edit(site, 'content/guides/zoho-google-workspace.md', (text) => text.replace(/^summary: .*$/m, ''));
-    const { status, output } = site.build();
-    expect(status).not.toBe(0);
-    expect(output).toContain('content/guides/zoho-google-workspace.md');
-    expect(output).toMatch(/summary/);
+    const error = await site.checkContent();
+    expect(error).toContain('content/guides/zoho-google-workspace.md');
+    expect(error).toMatch(/summary/);
   });
 
   test.each([
@@ -47,20 +48,18 @@ describe('content validation at build time', () => {
     ['20/11/2026', '20/11/2026'],
   ])(
     'a date that is not a date (publishedDate: %s) fails the build, naming the file and the field and the format',
-    (written, shown) => {
+    async (written, shown) => {
       site = copySite();
       edit(site, 'content/blog/what-to-automate-first.md', (text) =>
         text.replace(/^publishedDate: .*$/m, `publishedDate: ${written}`),
       );
-      const { status, output } = site.build();
-      expect(status).not.toBe(0);
-      expect(output).toContain(
+      expect(await site.checkContent()).toContain(
         `content/blog/what-to-automate-first.md: publishedDate: ${shown} is not a date; write the date as YYYY-MM-DD`,
       );
     },
   );
 
-  test('an empty date is no date: an empty updatedDate is absent, an empty publishedDate missing', () => {
+  test('an empty date is no date: an empty updatedDate is absent, an empty publishedDate missing', async () => {
     // The schema alone reads an empty date as 1 January 1970.
     site = copySite();
     edit(site, 'content/blog/what-to-automate-first.md', (text) =>
@@ -73,21 +72,18 @@ describe('content validation at build time', () => {
     edit(site, 'content/blog/what-to-automate-first.md', (text) =>
       text.replace(/^publishedDate: .*$/m, 'publishedDate:'),
     );
-    const { status, output } = site.build();
-    expect(status).not.toBe(0);
-    expect(output).toContain('content/blog/what-to-automate-first.md');
-    expect(output).toMatch(/publishedDate/);
+    const error = await site.checkContent();
+    expect(error).toContain('content/blog/what-to-automate-first.md');
+    expect(error).toMatch(/publishedDate/);
   });
 
-  test('a post with a misspelt field, a missing date, a flag in words and a short title: each named, with what to write', () => {
+  test('a post with a misspelt field, a missing date, a flag in words and a short title: each named, with what to write', async () => {
     // Alone, Astro drops `Draft`, publishing the draft, and calls the missing date an object.
     site = copySite();
     edit(site, 'content/blog/what-to-automate-first.md', (text) =>
       text.replace(/^publishedDate: .*$/m, 'Draft: true\ndraft: yes').replace(/^title: .*$/m, 'title: "Short one"'),
     );
-    const { status, output } = site.build();
-    expect(status).not.toBe(0);
-    expect(output).toContain(
+    expect(await site.checkContent()).toContain(
       [
         'content/blog/what-to-automate-first.md: title: is 9 characters; write at least 10',
         'publishedDate: is missing; write the date as YYYY-MM-DD',
@@ -142,12 +138,10 @@ describe('content validation at build time', () => {
       '  - { from: 2027-02-30 }',
       'content/booking/hours.yaml: daysOff: 2027-02-30 is not a day of the calendar; write the day as YYYY-MM-DD',
     ],
-  ])('%s with a wrong field fails the build, naming it', (file, line, written, message) => {
+  ])('%s with a wrong field fails the build, naming it', async (file, line, written, message) => {
     site = copySite();
     edit(site, file, (text) => text.replace(line, written));
-    const { status, output } = site.build();
-    expect(status).not.toBe(0);
-    expect(output).toContain(message);
+    expect(await site.checkContent()).toContain(message);
   });
 
   test('without the owner’s hours the build fails, naming the file', () => {
@@ -166,15 +160,13 @@ describe('content validation at build time', () => {
     expect(hours.daysOff).toEqual([{ from: '2026-12-24', to: '2026-12-26' }, { from: '2027-01-01' }]);
   });
 
-  test('a date that is not a day of the calendar fails the build, naming the file and the field', () => {
+  test('a date that is not a day of the calendar fails the build, naming the file and the field', async () => {
     // The YAML reader alone would make it 2 March, and the post would move without a word.
     site = copySite();
     edit(site, 'content/blog/what-to-automate-first.md', (text) =>
       text.replace(/^publishedDate: .*$/m, 'publishedDate: 2026-02-30'),
     );
-    const { status, output } = site.build();
-    expect(status).not.toBe(0);
-    expect(output).toContain(
+    expect(await site.checkContent()).toContain(
       'content/blog/what-to-automate-first.md: publishedDate: 2026-02-30 is not a day of the calendar',
     );
   });
@@ -183,13 +175,12 @@ describe('content validation at build time', () => {
 describe('newsletter issues at build time', () => {
   const ISSUE = 'content/newsletter/three-automations-before-the-new-year.md';
 
-  test('an issue without its subject fails the build, naming the file and the field', () => {
+  test('an issue without its subject fails the build, naming the file and the field', async () => {
     site = copySite();
     edit(site, ISSUE, (text) => text.replace(/^subject: .*$/m, ''));
-    const { status, output } = site.build();
-    expect(status).not.toBe(0);
-    expect(output).toContain(ISSUE);
-    expect(output).toMatch(/subject/);
+    const error = await site.checkContent();
+    expect(error).toContain(ISSUE);
+    expect(error).toMatch(/subject/);
   });
 
   test('featured posts that do not exist or come later, and a taken file name, fail the build, each named', () => {

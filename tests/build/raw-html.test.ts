@@ -1,7 +1,8 @@
 /**
  * Raw HTML never reaches a page, an e-mail or the API from content/: markdown that holds it (other
  * than a few harmless inline tags), or a link that runs a script, fails the build, naming the file
- * and the line, in every collection rendered from markdown. Builds a throw-away copy of the site.
+ * and the line, in every collection rendered from markdown. The hostile issue builds a throw-away
+ * copy of the site; the iframes stop the content sync the build starts with, which runs alone.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -49,13 +50,11 @@ describe('raw HTML in content', () => {
     ['a sector', 'content/sectors/saas.md'],
     ['a guide', 'content/guides/zoho-google-workspace.md'],
     ['the privacy policy', 'content/legal/privacy-policy.md'],
-  ])('an iframe in %s fails the build, naming the file and the line', (_, file) => {
+  ])('an iframe in %s fails the build, naming the file and the line', async (_, file) => {
     site = copySite();
     const text = readFileSync(site.file(file), 'utf8');
     writeFileSync(site.file(file), `${text.trimEnd()}\n\n<iframe src="https://evil.example/"></iframe>\n`);
     const line = text.trimEnd().split('\n').length + 2;
-    const { status, output } = site.build();
-    expect(status, `the build of ${file} with an iframe`).not.toBe(0);
-    expect(output).toContain(`${file}:${line}: <iframe src=`);
+    expect(await site.checkContent()).toContain(`${file}:${line}: <iframe src=`);
   });
 });
