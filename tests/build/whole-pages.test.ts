@@ -84,7 +84,7 @@ function mainTextWithoutLive(main: HTMLElement): string {
   return text;
 }
 
-async function shownIn(route: string) {
+async function loadShown(route: string) {
   const page = await browser.newPage({ viewport: { width: 412, height: 915 } });
   try {
     await page.goto(`${server.origin}${route}`, { waitUntil: 'networkidle' });
@@ -99,6 +99,15 @@ async function shownIn(route: string) {
   } finally {
     await page.close();
   }
+}
+
+const shown = new Map<string, ReturnType<typeof loadShown>>();
+
+/** What Chromium shows of the page at `route` once its scripts have run: loaded once for both tests of the page. */
+function shownIn(route: string) {
+  const known = shown.get(route) ?? loadShown(route);
+  shown.set(route, known);
+  return known;
 }
 
 describe.each(READABLE)('the $name page ($route)', ({ name, route }) => {
