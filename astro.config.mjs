@@ -108,8 +108,12 @@ export default defineConfig({
     // In `astro dev` the Netlify emulation runs the functions; it does not serve files itself. Its
     // static files include the publish folder, dist/, and the last build's pages there would shadow
     // the live ones: a post saved since would show the build's 404 page. The site has no edge
-    // functions, whose runtime would be downloaded at every start (an error when offline).
-    plugins: [tailwindcss(), netlify({ staticFiles: { enabled: false }, edgeFunctions: { enabled: false } })],
+    // functions, whose runtime would be downloaded at every start (an error when offline). The
+    // store is Upstash Redis: Netlify Database's local Postgres would only add 4 s to each start.
+    plugins: [
+      tailwindcss(),
+      netlify({ staticFiles: { enabled: false }, edgeFunctions: { enabled: false }, database: { enabled: false } }),
+    ],
     // Constants are written into the code that uses them, so a module of constants shared by the
     // page's own script and the islands (src/lib/visit-key.ts) does not become one more file that
     // every page fetches.
