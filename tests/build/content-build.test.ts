@@ -25,6 +25,7 @@ describe('blog publishing', () => {
     expect(read('newsletter.html')).not.toContain(`/newsletter/${issue}`);
     expect(read('sitemap-0.xml')).not.toContain(issue);
     expect(read('mailings.json')).not.toMatch(new RegExp(`what-to-automate-first|${issue}`));
+    expect(read('api-data.json')).not.toContain('what-to-automate-first');
   });
 
   test('with no posts the blog shows its empty state, and with no issues the newsletter its own', () => {
