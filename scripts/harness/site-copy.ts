@@ -53,9 +53,13 @@ function checkContent(root: string): Promise<string | undefined> {
       env: buildEnv(),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    // It ends when this process does (content-sync.ts leaves on disconnect), and never holds it up.
+    // It ends when this process does (content-sync.ts leaves on disconnect), and never holds it up;
+    // should it end before, the next check starts another.
     child.unref();
     child.channel?.unref();
+    child.once('exit', () => {
+      if (syncer?.child === child) syncer = undefined;
+    });
     syncer = { child, last: Promise.resolve() };
   }
   const { child } = syncer;

@@ -38,6 +38,21 @@ function accepted() {
 }
 
 describeOnEachStore('retries', (backend) => {
+  /**
+   * A lead stored now, with its team notification and webhook waiting, which meet an SMTP server
+   * that stalls and a webhook receiver that never answers; answers the time it was stored.
+   */
+  async function leadMeetingSilence(name: string, email: string): Promise<Date> {
+    receiver.answer('hang');
+    smtp.behave('stall');
+    const now = new Date();
+    const settings = { origin: ORIGIN, notifyTo: ['team@loopwork.example'], webhookHost: new URL(receiver.url).host };
+    await store.createLead({ name, email, source: 'contact_form' }, now, {
+      outbox: (lead) => leadEntries(lead, settings),
+    });
+    return now;
+  }
+
   test('SMTP down and the webhook failing for a while: everything is delivered once they are back, each webhook-id accepted once', async () => {
     await smtp.stop();
     receiver.answer(500);
@@ -158,13 +173,7 @@ describeOnEachStore('retries', (backend) => {
   );
 
   test('a webhook that does not answer within 10 s, and an SMTP server that stalls past the attempt deadline, are retried', async () => {
-    receiver.answer('hang');
-    smtp.behave('stall');
-    const now = new Date();
-    const settings = { origin: ORIGIN, notifyTo: ['team@loopwork.example'], webhookHost: new URL(receiver.url).host };
-    await store.createLead({ name: 'Slow', email: 'slow@example.com', source: 'contact_form' }, now, {
-      outbox: (lead) => leadEntries(lead, settings),
-    });
+    const now = await leadMeetingSilence('Slow', 'slow@example.com');
     const started = Date.now();
     const report = await sweep(store, { now: () => now, attemptDeadlineMs: 2000 });
     expect(report).toEqual({ delivered: 0, failed: 2, dead: 0 });
@@ -190,13 +199,7 @@ describeOnEachStore('retries', (backend) => {
   }, 30_000);
 
   test('a sweep ends within its budget: attempts still going at its end are cut off there and retried', async () => {
-    receiver.answer('hang');
-    smtp.behave('stall');
-    const now = new Date();
-    const settings = { origin: ORIGIN, notifyTo: ['team@loopwork.example'], webhookHost: new URL(receiver.url).host };
-    await store.createLead({ name: 'Late', email: 'late@example.com', source: 'contact_form' }, now, {
-      outbox: (lead) => leadEntries(lead, settings),
-    });
+    const now = await leadMeetingSilence('Late', 'late@example.com');
     const started = Date.now();
     // The attempts' own deadline is the default 60 s: the budget ends them.
     const report = await sweep(store, { now: () => now, budgetMs: 3000 });

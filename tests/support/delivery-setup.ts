@@ -81,7 +81,7 @@ export async function call(
 }
 
 /** The form endpoints: a post to one carries a freshly solved proof of work, as the site's forms send. */
-export const FORM_PATHS = new Set(['/api/leads/create', '/api/newsletter/subscribe', '/api/subscribers']);
+const FORM_PATHS = new Set(['/api/leads/create', '/api/newsletter/subscribe', '/api/subscribers']);
 
 export const postJson = async (handler: Handler, pathname: string, body: object, ip?: string) =>
   call(handler, pathname, {
