@@ -173,22 +173,27 @@ test('the site beside the CMS shows a draft as it is saved, an editor publishes 
 
   await test.step('the site beside the CMS renders the published post and sector, and the build takes them', async () => {
     const origin = new URL(copy.cmsUrl).origin;
-    const html = await (await request.get(`${origin}/blog/${post.slug}`)).text();
-    expect(html).toMatch(new RegExp(`<h1[^>]*>${post.title}</h1>`));
+    const read = async (route: string) => (await request.get(`${origin}${route}`)).text();
+    // astro dev takes the published files when its watcher reports them, seconds later on a busy
+    // machine: each page is read until it has what was published, then checked whole.
+    const title = new RegExp(`<h1[^>]*>${post.title}</h1>`);
+    await expect.poll(() => read(`/blog/${post.slug}`), { timeout: 30_000 }).toMatch(title);
+    const html = await read(`/blog/${post.slug}`);
     // The cover, in the folder Decap made for the post, is found and converted as a build does.
     expect(html).toMatch(/<img src="\/_image\?href=[^"]*inbox-cover\.png[^"]*f=webp/);
     expect(html).toContain(`alt="${post.alt}"`);
     expect(html).toMatch(/<h2[^>]*>Three piles<\/h2>/);
     expect(html).toMatch(/<li>Answer now<\/li>/);
     // The post is in the /api with its fields: its date read as the date written.
-    const api = (await (await request.get(`${origin}/api-data.json`)).json()) as {
+    const api = JSON.parse(await read('/api-data.json')) as {
       posts: { slug: string; title: string; publishedDate: string }[];
     };
     expect(api.posts).toContainEqual(
       expect.objectContaining({ slug: post.slug, title: post.title, publishedDate: '2026-01-15' }),
     );
-    const sector = await (await request.get(`${origin}/sectors/saas`)).text();
-    expect(sector).toMatch(new RegExp(`<h1[^>]*>${sectorName}</h1>`));
+    const renamed = new RegExp(`<h1[^>]*>${sectorName}</h1>`);
+    await expect.poll(() => read('/sectors/saas'), { timeout: 30_000 }).toMatch(renamed);
+    const sector = await read('/sectors/saas');
     expect(sector).not.toContain('SaaS/B2B');
     expect(violations).toEqual([]);
     // The files as Decap wrote them pass what a production build checks first: the content sync,
