@@ -8,7 +8,9 @@ export default defineConfig({
   test: {
     // The site's local address follows PORT (src/site.config.ts); the tests expect its default,
     // whatever the shell exports (servers they start are given their own).
-    env: { PORT: '' },
+    // Proofs of work cost a hundredth of the live site's (LOCAL_PROOF_OF_WORK_COST, local runs only):
+    // the tests solve one for every form they post, by the same steps.
+    env: { PORT: '', LOCAL_PROOF_OF_WORK_COST: '50' },
     testTimeout: 30_000,
     // Vitest's default is one worker per core but one, which on a 2-core machine runs one file at a
     // time. The unit and integration files wait on a redis-server, an SMTP server or a child process

@@ -5,15 +5,16 @@
  */
 import { createChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import { beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, onTestFinished, test } from 'vitest';
 import {
   CHALLENGE_TTL_MS,
+  challengeCost,
   DIFFICULTY,
   newChallenge,
   PROOF_OF_WORK_PROBLEMS,
   type ProofOfWorkProblem,
 } from '../../functions/_lib/forms/signed-challenges';
-import { setEnv, useStores } from '../support/store-setup';
+import { addEnv, setEnv, useStores } from '../support/store-setup';
 import { createSqliteStore, type Store } from '../support/stores';
 import challenge from '../../functions/challenge';
 import leadsCreate from '../../functions/leads-create';
@@ -191,9 +192,24 @@ describe('GET /api/challenge', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const body = (await response.json()) as Challenge;
-    expect(body.parameters).toMatchObject({ algorithm: DIFFICULTY.algorithm, cost: DIFFICULTY.cost });
+    expect(body.parameters).toMatchObject({ algorithm: DIFFICULTY.algorithm, cost: 50 });
     expect(body.signature).toMatch(/^[0-9a-f]{64}$/);
     expect(body.parameters.expiresAt! * 1000 - Date.now()).toBeGreaterThan(CHALLENGE_TTL_MS - 60_000);
+  });
+
+  test('cost DIFFICULTY’s iterations a try unless a local run sets its own, which a deployed function ignores', async () => {
+    const cost = async () => ((await (await get()).json()) as Challenge).parameters.cost;
+    const own = process.env.LOCAL_PROOF_OF_WORK_COST;
+    onTestFinished(() => addEnv({ LOCAL_PROOF_OF_WORK_COST: own ?? '' }));
+    // The tests' own setting (vitest.config.ts), in this local run.
+    expect(await cost()).toBe(50);
+    addEnv({ LOCAL_PROOF_OF_WORK_COST: '' });
+    expect(await cost()).toBe(DIFFICULTY.cost);
+    // A deployed function (no local run) keeps the full cost, whatever the setting says.
+    addEnv({ LOCAL_PROOF_OF_WORK_COST: '7', SITE_LOCAL_RUN: '' });
+    expect(challengeCost()).toBe(DIFFICULTY.cost);
+    addEnv({ SITE_LOCAL_RUN: 'true' });
+    expect(challengeCost()).toBe(7);
   });
 
   test('two challenges are never the same', async () => {

@@ -26,6 +26,8 @@ export default async function startBuildServer(project: TestProject) {
     ADMIN_PASSWORD: 'build tests admin password 7d2e',
     SESSION_SECRET: 'build-tests-session-secret-0123456789abcdef',
     WEEKLY_REPORT: 'off',
+    // The tests' proof-of-work cost (vitest.config.ts), for the challenges this server issues.
+    LOCAL_PROOF_OF_WORK_COST: String(project.config.env.LOCAL_PROOF_OF_WORK_COST ?? ''),
   });
   project.provide('siteOrigin', server.origin);
   return async () => {

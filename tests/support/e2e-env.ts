@@ -23,6 +23,13 @@ export const E2E_STORE_DIR = (process.env.E2E_STORE_DIR ??= path.join(
   `${E2E_STORE_PREFIX}${process.pid}-${randomUUID()}`,
 ));
 
+/**
+ * Proofs of work at a hundredth of the live site's cost: the forms solve one for every submission,
+ * by the same steps (functions/_lib/forms/signed-challenges.ts). The runner's environment is its
+ * servers' and its workers'.
+ */
+process.env.LOCAL_PROOF_OF_WORK_COST ??= '50';
+
 /** The admin login of the main e2e server (local plain-password mode). */
 export const E2E_ADMIN_PASSWORD = 'e2e admin password 4f9c';
 export const E2E_SESSION_SECRET = 'e2e-session-secret-0123456789abcdef0123';

@@ -12,7 +12,7 @@ import { createChallenge, randomInt, verifySolution, type Challenge, type Payloa
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { z } from 'zod';
 import { PROOF_OF_WORK_FIELD, PROOF_OF_WORK_PATH } from '../../../src/shared/proof-of-work-names';
-import { getEnv } from '../platform/env';
+import { getEnv, isLocalRun } from '../platform/env';
 import { derivedKey } from '../platform/secrets';
 import type { SpentChallenge } from '../store/types';
 
@@ -26,6 +26,16 @@ export const DIFFICULTY = {
   cost: 5_000,
   counter: { min: 40, max: 120 },
 } as const;
+
+/**
+ * The iterations per try of the challenges issued now: DIFFICULTY's, or in a local run
+ * LOCAL_PROOF_OF_WORK_COST when it is set. The test suite sets it: its forms and scripts solve
+ * hundreds of challenges, each the same steps at a hundredth of the work. A deployed function
+ * ignores it, so a stray setting can never weaken the forms on the live site.
+ */
+export function challengeCost(): number {
+  return (isLocalRun() ? getEnv().LOCAL_PROOF_OF_WORK_COST : undefined) ?? DIFFICULTY.cost;
+}
 
 /** How long a challenge may be solved and used: long enough to fill in a long message. */
 export const CHALLENGE_TTL_MS = 30 * 60_000;
@@ -87,7 +97,7 @@ export function challengeSecrets(): ChallengeSecrets {
 export function newChallenge(now: Date = new Date()): Promise<Challenge> {
   return createChallenge({
     algorithm: DIFFICULTY.algorithm,
-    cost: DIFFICULTY.cost,
+    cost: challengeCost(),
     counter: randomInt(DIFFICULTY.counter.max, DIFFICULTY.counter.min),
     deriveKey,
     expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS),

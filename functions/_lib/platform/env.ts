@@ -38,6 +38,8 @@ export const EnvSchema = z
     SESSION_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
     /** Signs the forms' proof-of-work challenges; derived from SESSION_SECRET when unset. */
     ALTCHA_HMAC_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
+    /** A local run's proof-of-work cost (iterations per try) instead of DIFFICULTY's; ignored off a local run. */
+    LOCAL_PROOF_OF_WORK_COST: optional(z.coerce.number().int().min(1).max(1_000_000)),
     /** A lead holding more links than this, in any field the owner is shown, is held as spam. */
     SPAM_MAX_LINKS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(1000).default(3)),
     /** Turns on Akismet's check of every lead (akismet.com); leads are kept, unchecked, when it fails. */
