@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { solidPng } from '../support/png';
 import { copySite, type SiteCopy } from '../../scripts/harness/site-copy';
@@ -8,27 +8,7 @@ let site: SiteCopy | undefined;
 afterEach(() => site?.remove());
 
 describe('blog publishing', () => {
-  test('drafts, posts and issues alike, are left out of production builds', () => {
-    const copy = copySite();
-    site = copy;
-    const issue = 'three-automations-before-the-new-year';
-    edit(site, 'content/blog/what-to-automate-first.md', (text) => text.replace(/^---\n/, '---\ndraft: true\n'));
-    edit(site, `content/newsletter/${issue}.md`, (text) => text.replace(/^---\n/, '---\ndraft: true\n'));
-    const { status, output } = site.build({ CONTEXT: 'production' });
-    expect(status, output).toBe(0);
-    // Search engines are welcome: no _headers says noindex (a branch deploy's does, below).
-    expect(existsSync(copy.file('dist/_headers'))).toBe(false);
-    const read = (file: string) => readFileSync(copy.file('dist', file), 'utf8');
-    expect(readdirSync(site.file('dist/blog'))).not.toContain('what-to-automate-first.html');
-    expect(read('blog.html')).not.toContain('/blog/what-to-automate-first');
-    expect(read('rss.xml')).not.toContain('what-to-automate-first');
-    expect(read('sitemap-0.xml')).not.toContain('what-to-automate-first');
-    expect(readdirSync(site.file('dist/newsletter'))).not.toContain(`${issue}.html`);
-    expect(read('newsletter.html')).not.toContain(`/newsletter/${issue}`);
-    expect(read('sitemap-0.xml')).not.toContain(issue);
-    expect(read('mailings.json')).not.toMatch(new RegExp(`what-to-automate-first|${issue}`));
-    expect(read('api-data.json')).not.toContain('what-to-automate-first');
-  });
+  // Drafts left out of production builds: scheduled-posts.test.ts, in its build of the day before.
 
   test('with no posts the blog shows its empty state, and with no issues the newsletter its own', () => {
     site = copySite();

@@ -1,11 +1,13 @@
 /**
  * A deploy preview shows its own images in link previews (a changed og:image is visible there),
- * while canonical URLs keep naming the production site. Builds a copy of the site the way Netlify
- * builds a deploy preview.
+ * while canonical URLs keep naming the production site; and it shows what is scheduled, so the
+ * CMS can link to it. Builds a copy of the site the way Netlify builds a deploy preview, the day
+ * before a post and an issue are dated.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { copySite, type SiteCopy } from '../../scripts/harness/site-copy';
+import { addScheduled, SCHEDULED } from '../support/scheduled-content';
 
 const PRODUCTION = 'https://loopwork.example';
 const PREVIEW = 'https://deploy-preview-42--example.netlify.app';
@@ -16,7 +18,9 @@ const attribute = (html: string, pattern: RegExp) => pattern.exec(html)?.[1];
 
 beforeAll(() => {
   site = copySite();
+  addScheduled(site);
   const { status, output } = site.build({
+    SITE_BUILD_DATE: SCHEDULED.dayBefore,
     PUBLIC_SITE_URL: '',
     URL: PRODUCTION,
     CONTEXT: 'deploy-preview',
@@ -63,4 +67,9 @@ test('the sitemap and the feed name production URLs only', () => {
   expect(page('sitemap-0.xml')).not.toContain(PREVIEW);
   expect(page('rss.xml')).not.toContain(PREVIEW);
   expect(page('sitemap-0.xml')).toContain(`<loc>${PRODUCTION}/sectors/saas</loc>`);
+});
+
+test('a post and an issue dated after the build day are on it, so the CMS can link to them', () => {
+  expect(existsSync(site.file('dist/blog', `${SCHEDULED.post}.html`))).toBe(true);
+  expect(existsSync(site.file('dist/newsletter', `${SCHEDULED.issue}.html`))).toBe(true);
 });

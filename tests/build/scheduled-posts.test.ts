@@ -5,33 +5,14 @@
  * issues, the sitemap, the mailings), here one that features the post. SITE_BUILD_DATE moves the
  * build's clock; no test waits for a day to pass.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { copySite, type SiteCopy } from '../../scripts/harness/site-copy';
+import { addScheduled, SCHEDULED } from '../support/scheduled-content';
+import { edit } from '../support/site-edit';
 
-const SLUG = 'a-post-for-the-ides-of-march';
-const POST = `---
-title: "A post scheduled for the Ides of March"
-summary: "Written ahead of time and dated in the future, so that it goes live by itself on the morning of its day."
-image: ../images/blog/what-to-automate-first.svg
-imageAlt: "A checklist"
-publishedDate: 2031-03-15
----
-
-Written ahead of time.
-`;
-
-const ISSUE_SLUG = 'an-issue-for-the-ides-of-march';
-const ISSUE = `---
-subject: "Our letter for the Ides of March"
-summary: "Scheduled with the post it features, so that the two go live together on the morning of their day."
-publishedDate: 2031-03-15
-posts:
-  - ${SLUG}
----
-
-Written ahead of time, too.
-`;
+const SLUG = SCHEDULED.post;
+const ISSUE_SLUG = SCHEDULED.issue;
 
 /** dist/mailings.json's entries, by kind and slug. */
 function mailings(site: SiteCopy): string[] {
@@ -66,18 +47,28 @@ function issueAppearances(site: SiteCopy) {
   };
 }
 
+/** A draft post and a draft issue of the site's own content, each written as an editor marks one. */
+const DRAFT_POST = 'what-to-automate-first';
+const DRAFT_ISSUE = 'three-automations-before-the-new-year';
+
 let site: SiteCopy;
 beforeAll(() => {
   site = copySite();
-  writeFileSync(site.file('content/blog', `${SLUG}.md`), POST);
-  writeFileSync(site.file('content/newsletter', `${ISSUE_SLUG}.md`), ISSUE);
+  addScheduled(site);
+  edit(site, `content/blog/${DRAFT_POST}.md`, (text) => text.replace(/^---\n/, '---\ndraft: true\n'));
+  edit(site, `content/newsletter/${DRAFT_ISSUE}.md`, (text) => text.replace(/^---\n/, '---\ndraft: true\n'));
 });
 afterAll(() => site?.remove());
 
-describe('a post and an issue dated tomorrow', () => {
-  test('are in no page, list, feed, sitemap, /api or mailing of a build made the day before', () => {
-    const { status, output } = site.build({ SITE_BUILD_DATE: '2031-03-14' });
-    expect(status, output).toBe(0);
+describe('a production build made the day before a post and an issue are dated', () => {
+  let output = '';
+  beforeAll(() => {
+    const build = site.build({ SITE_BUILD_DATE: SCHEDULED.dayBefore, CONTEXT: 'production' });
+    expect(build.status, build.output).toBe(0);
+    output = build.output;
+  });
+
+  test('leaves them out of every page, list, feed, sitemap, /api and mailing', () => {
     expect(appearances(site)).toEqual({
       page: false,
       list: false,
@@ -89,24 +80,36 @@ describe('a post and an issue dated tomorrow', () => {
     expect(issueAppearances(site)).toEqual({ page: false, list: false, sitemap: false, mailing: false });
     // The build says why they are not there, and when they will be, once each.
     for (const file of [`content/blog/${SLUG}.md`, `content/newsletter/${ISSUE_SLUG}.md`]) {
-      const line = `[content] ${file}: scheduled for 2031-03-15, so not in this build (2031-03-14); it appears with the first build on that day`;
+      const line = `[content] ${file}: scheduled for ${SCHEDULED.day}, so not in this build (${SCHEDULED.dayBefore}); it appears with the first build on that day`;
       expect(output.split(line)).toHaveLength(2);
     }
   });
 
+  test('leaves drafts out too, posts and issues alike', () => {
+    // Search engines are welcome: no _headers says noindex (a branch deploy's does: content-build.test.ts).
+    expect(existsSync(site.file('dist/_headers'))).toBe(false);
+    const read = (file: string) => readFileSync(site.file('dist', file), 'utf8');
+    expect(readdirSync(site.file('dist/blog'))).not.toContain(`${DRAFT_POST}.html`);
+    expect(read('blog.html')).not.toContain(`/blog/${DRAFT_POST}`);
+    expect(read('rss.xml')).not.toContain(DRAFT_POST);
+    expect(read('sitemap-0.xml')).not.toContain(DRAFT_POST);
+    expect(readdirSync(site.file('dist/newsletter'))).not.toContain(`${DRAFT_ISSUE}.html`);
+    expect(read('newsletter.html')).not.toContain(`/newsletter/${DRAFT_ISSUE}`);
+    expect(read('sitemap-0.xml')).not.toContain(DRAFT_ISSUE);
+    expect(read('mailings.json')).not.toMatch(new RegExp(`${DRAFT_POST}|${DRAFT_ISSUE}`));
+    expect(read('api-data.json')).not.toContain(DRAFT_POST);
+  });
+});
+
+describe('a post and an issue dated tomorrow', () => {
   test('are in all of them in the same build made on their day', () => {
-    const { status, output } = site.build({ SITE_BUILD_DATE: '2031-03-15' });
+    const { status, output } = site.build({ SITE_BUILD_DATE: SCHEDULED.day });
     expect(status, output).toBe(0);
     expect(appearances(site)).toEqual({ page: true, list: true, feed: true, sitemap: true, api: true, mailing: true });
     expect(issueAppearances(site)).toEqual({ page: true, list: true, sitemap: true, mailing: true });
   });
 
-  test('are on a deploy preview before their day, so the CMS can link to them', () => {
-    const { status, output } = site.build({ SITE_BUILD_DATE: '2031-03-14', CONTEXT: 'deploy-preview' });
-    expect(status, output).toBe(0);
-    expect(appearances(site).page).toBe(true);
-    expect(issueAppearances(site).page).toBe(true);
-  });
+  // On a deploy preview before their day: deploy-preview.test.ts.
 
   test('a build date that is not a date stops the build, saying so', () => {
     const { status, output } = site.build({ SITE_BUILD_DATE: 'next tuesday' });

@@ -197,7 +197,7 @@ test('the site beside the CMS shows a draft as it is saved, an editor publishes 
     expect(sector).not.toContain('SaaS/B2B');
     expect(violations).toEqual([]);
     // The files as Decap wrote them pass what a production build checks first: the content sync,
-    // every collection through its loaders and schema (drafts left out of builds: content-build.test.ts).
+    // every collection through its loaders and schema (drafts left out of builds: scheduled-posts.test.ts).
     await copy.stop();
     expect(await copy.checkContent()).toBeUndefined();
   });
