@@ -8,7 +8,7 @@ import path from 'node:path';
 import { defineCollection, reference, type SchemaContext } from 'astro:content';
 import { glob, type Loader } from 'astro/loaders';
 import { z } from 'astro/zod';
-import { BookingHours } from './shared/booking';
+import { BookingHours, HOURS_MISSING } from './shared/booking';
 import { SCHEMA_CONTEXT } from './lib/cms/fields';
 import { checkedBefore, withKnownFields } from './lib/content-fields';
 import { withSafeMarkdown } from './lib/safe-markdown';
@@ -298,10 +298,25 @@ function withDaysOff(loader: Loader): Loader {
   });
 }
 
+/** A loader that stops the content sync when its folder lacks the entry `id`: before any page is built. */
+function requiring(loader: Loader, id: string, message: string): Loader {
+  return {
+    ...loader,
+    load: async (context) => {
+      await loader.load(context);
+      if (!context.store.has(id)) throw new Error(message);
+    },
+  };
+}
+
 const booking = defineCollection({
   // The owner's hours and the rules of a booking: the one file content/booking/hours.yaml, checked
   // with the schema the functions read its build copy with (src/shared/booking.ts).
-  loader: withKnownFields(withDaysOff(glob({ pattern: '*.{yaml,yml}', base: './content/booking' })), BookingHours),
+  loader: requiring(
+    withKnownFields(withDaysOff(glob({ pattern: '*.{yaml,yml}', base: './content/booking' })), BookingHours),
+    'hours',
+    HOURS_MISSING,
+  ),
   schema: BookingHours,
 });
 

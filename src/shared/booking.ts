@@ -97,6 +97,11 @@ export const BookingHours = z.object({
 });
 export type BookingHours = z.infer<typeof BookingHours>;
 
+/** Why a build stops without the owner's hours. */
+export const HOURS_MISSING =
+  'content/booking/hours.yaml is missing: the booking page and /api/booking/slots need the owner’s hours. ' +
+  'Restore it from the repository, or write a timeZone and weeklyHours in it.';
+
 function overlapping(stretches: readonly { day: Weekday; from: string; to: string }[]): boolean {
   const sorted = [...stretches].sort((a, b) => a.day.localeCompare(b.day) || a.from.localeCompare(b.from));
   return sorted.some((stretch, index) => {
