@@ -37,7 +37,7 @@ export interface DeliveryThread {
   readonly attempted: number;
   /** Ends the current thread at once, as a crash would: for tests of the replacement. */
   crash: () => Promise<void>;
-  /** Lets the thread finish what it started (at most STOP_GRACE_MS), then ends it for good. */
+  /** Lets the thread finish what it started (at most STOP_GRACE_MS, or stopGraceMs), then ends it for good. */
   stop: () => Promise<void>;
 }
 
@@ -67,7 +67,7 @@ export async function bundleDeliveryWorker(outfile: string): Promise<string> {
 }
 
 /** Starts the delivery thread from the bundled delivery-worker.ts (`file`, see bundleDeliveryWorker). */
-export function startDeliveryThread(file: string): DeliveryThread {
+export function startDeliveryThread(file: string, { stopGraceMs = STOP_GRACE_MS } = {}): DeliveryThread {
   const batches = new Map<number, Pending<ThreadReport> & { ids: string[] }>();
   const jobs = new Map<number, Pending<void>>();
   let next = 0;
@@ -166,7 +166,7 @@ export function startDeliveryThread(file: string): DeliveryThread {
         else current.once('exit', () => resolve());
       });
       current.postMessage({ type: 'stop' } satisfies ToWorker);
-      const grace = setTimeout(() => void current.terminate(), STOP_GRACE_MS);
+      const grace = setTimeout(() => void current.terminate(), stopGraceMs);
       await exited;
       clearTimeout(grace);
       // What the thread did not report on stays in the outbox for the next sweep.

@@ -65,7 +65,9 @@ beforeEach(() => {
   resetEnv();
   smtp.messages.length = 0;
   receiver.requests.length = 0;
-  thread = startDeliveryThread(worker);
+  // The thread runs at the lowest priority; on a machine busy with other tests, what it started may
+  // take longer than the server's 5 s of grace to finish, and would rightly be left to the sweep.
+  thread = startDeliveryThread(worker, { stopGraceMs: 60_000 });
 });
 afterEach(async () => {
   await thread.stop();
