@@ -52,6 +52,20 @@ let nights = 0;
 describe.each(stores.backends)('visitors on %s', (_name, backend) => {
   afterEach(() => vi.useRealTimers());
 
+  /**
+   * A count of visitors as this store gives it. On Upstash the members are hashed with the day's
+   * random salt into a HyperLogLog: for 20 visitors, about one run in 80 puts two in one register
+   * and counts one less; it never counts more.
+   */
+  function expectVisitors(counted: number | undefined, visitors: number) {
+    if (backend.exactDistinct) {
+      expect(counted).toBe(visitors);
+    } else {
+      expect(counted).toBeLessThanOrEqual(visitors);
+      expect(counted).toBeGreaterThanOrEqual(visitors - 2);
+    }
+  }
+
   test.each([
     ['unset', 20, {}],
     ['5', 5, { VISITORS_PER_MINUTE: '5' }],
@@ -65,12 +79,16 @@ describe.each(stores.backends)('visitors on %s', (_name, backend) => {
       for (let version = 0; version < visitors; version += 1)
         await view({ path: '/blog' }, { userAgent: agent(version) });
       const [day] = await store.visitDays([today()], '2000-01-01');
-      expect(day?.visitors).toBe(visitors);
-      expect(day?.pages['/']).toEqual({ views: visitors, visitors });
-      expect(day?.pages['/blog']).toEqual({ views: visitors, visitors });
-      // Another address is not held back by this one.
+      expectVisitors(day?.visitors, visitors);
+      for (const page of ['/', '/blog']) {
+        expect(day?.pages[page]?.views).toBe(visitors);
+        expectVisitors(day?.pages[page]?.visitors, visitors);
+      }
+      // Another address is not held back by this one: its view counts, as a view and a visitor.
       await view({ path: '/' }, { ip: '198.51.100.8' });
-      expect((await store.visitDays([today()], '2000-01-01'))[0]?.visitors).toBe(visitors + 1);
+      const [after] = await store.visitDays([today()], '2000-01-01');
+      expect(after?.pages['/']?.views).toBe(visitors + 1);
+      expectVisitors(after?.visitors, visitors + 1);
     },
   );
 
