@@ -2,7 +2,7 @@
  * The CMS, end to end: an editor works in Decap CMS at /admin/cms/ on a throw-away copy of the
  * site served as `npm run cms` serves it (astro dev and decap-server, here in its git mode so the
  * editorial workflow runs: Save makes a draft branch, Publish merges it); the pages of what was
- * published are read back, and its files checked as a build checks them. The CMS page must raise
+ * published are read back from astro dev and from a production build of the copy. The CMS page must raise
  * no Content-Security-Policy violation throughout.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -171,11 +171,11 @@ test('the site beside the CMS shows a draft as it is saved, an editor publishes 
       .toContain(`name: ${sectorName}`);
   });
 
-  await test.step('the site beside the CMS renders the published post and sector, and the build takes them', async () => {
+  await test.step('the site beside the CMS renders the published post, and the build renders it and the renamed sector', async () => {
     const origin = new URL(copy.cmsUrl).origin;
     const read = async (route: string) => (await request.get(`${origin}${route}`)).text();
     // astro dev takes the published files when its watcher reports them, seconds later on a busy
-    // machine: each page is read until it has what was published, then checked whole.
+    // machine: the post's page is read until it has what was published, then checked whole.
     const title = new RegExp(`<h1[^>]*>${post.title}</h1>`);
     await expect.poll(() => read(`/blog/${post.slug}`), { timeout: 30_000 }).toMatch(title);
     const html = await read(`/blog/${post.slug}`);
@@ -191,15 +191,17 @@ test('the site beside the CMS shows a draft as it is saved, an editor publishes 
     expect(api.posts).toContainEqual(
       expect.objectContaining({ slug: post.slug, title: post.title, publishedDate: '2026-01-15' }),
     );
-    const renamed = new RegExp(`<h1[^>]*>${sectorName}</h1>`);
-    await expect.poll(() => read('/sectors/saas'), { timeout: 30_000 }).toMatch(renamed);
-    const sector = await read('/sectors/saas');
-    expect(sector).not.toContain('SaaS/B2B');
     expect(violations).toEqual([]);
-    // The files as Decap wrote them pass what a production build checks first: the content sync,
-    // every collection through its loaders and schema (drafts left out of builds: scheduled-posts.test.ts).
+    // The files as Decap wrote them, built for production (drafts left out: scheduled-posts.test.ts).
+    // The renamed sector is read from the build: in its git mode decap-server switches the working
+    // tree between branches at each save and publish, and twice in clean-clone runs astro dev still
+    // served the old name 30 s after the merge. In `npm run cms` Decap writes the files in place.
     await copy.stop();
-    expect(await copy.checkContent()).toBeUndefined();
+    const { status, output } = copy.build();
+    expect(status, output).toBe(0);
+    const sector = readFileSync(copy.file('dist/sectors/saas.html'), 'utf8');
+    expect(sector).toMatch(new RegExp(`<h1[^>]*>${sectorName}</h1>`));
+    expect(sector).not.toContain('SaaS/B2B');
   });
 });
 
