@@ -11,12 +11,15 @@ import { countedPages } from './src/integrations/write-counted-pages.ts';
 import { deployContextHeaders } from './src/integrations/deploy-context-headers.ts';
 import { svgGuard } from './src/integrations/svg-guard.ts';
 import { wideContent } from './src/integrations/wide-content.ts';
+import { buildDay } from './src/lib/build-day.ts';
 import { BOOK_MANAGE_PAGE } from './src/shared/booking-api.ts';
 import { NEWSLETTER_PATHS } from './src/shared/pages.ts';
 import { readSiteConfig } from './src/site.config.ts';
 
 const env = { ...loadEnv(process.env.NODE_ENV ?? 'production', process.cwd(), ''), ...process.env };
 const site = readSiteConfig(env);
+// A SITE_BUILD_DATE that is not a date stops the build here, before any work (the pages read it again).
+buildDay(process.env);
 
 /**
  * The origin of a configured embed, for the Content-Security-Policy; nothing when it is not set.

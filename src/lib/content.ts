@@ -4,6 +4,7 @@
  */
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
 import { NEWSLETTER_PATHS } from '../shared/pages';
+import { buildDay } from './build-day';
 import { isoDate } from './format';
 
 export type Sector = CollectionEntry<'sectors'>;
@@ -58,22 +59,6 @@ const SHOW_DRAFTS = import.meta.env.DEV;
  */
 const SHOW_SCHEDULED = import.meta.env.DEV || process.env.CONTEXT === 'deploy-preview';
 
-/**
- * The day a build publishes for, YYYY-MM-DD in UTC: SITE_BUILD_DATE when it is set (tests move
- * the clock with it), today otherwise. A post or issue dated after it is scheduled: it stays out
- * of the pages, the feed, the sitemap, the /api and the mailings until a build on or after its
- * day, which the daily scheduled build (functions/scheduled-build.ts) makes happen.
- */
-export function buildDay(env: Record<string, string | undefined> = process.env): string {
-  const value = env.SITE_BUILD_DATE?.trim();
-  if (!value) return new Date().toISOString().slice(0, 10);
-  const day = new Date(value);
-  if (Number.isNaN(day.getTime())) {
-    throw new Error(`SITE_BUILD_DATE must be a date such as 2026-12-01 (it is "${value}").`);
-  }
-  return day.toISOString().slice(0, 10);
-}
-
 /** Whether a post or an issue is in this build: not a draft, and not dated after the build day (outside dev and previews). */
 function isPublished(data: { draft: boolean; publishedDate: Date }, today: string): boolean {
   return (SHOW_DRAFTS || !data.draft) && (SHOW_SCHEDULED || isoDate(data.publishedDate) <= today);
@@ -112,15 +97,22 @@ export async function getPublishedPosts(): Promise<Post[]> {
 const RESERVED_ISSUE_NAMES = new Set(['404', ...Object.values(NEWSLETTER_PATHS).map((path) => path.split('/').pop())]);
 
 /**
- * What is wrong with a published issue: a taken file name, a featured post that cannot be
- * featured. `written` holds every post in content/blog, drafts and scheduled ones too, to say why
- * one is not published.
+ * What is wrong with a published issue: a taken file name, a local image its e-mail cannot carry,
+ * a featured post that cannot be featured. `written` holds every post in content/blog, drafts and
+ * scheduled ones too, to say why one is not published.
  */
 function issueProblems(issue: Issue, postsById: Map<string, Post>, written: Map<string, Post>): string[] {
   const file = issue.filePath ?? `newsletter issue "${issue.id}"`;
   const problems: string[] = [];
   if (RESERVED_ISSUE_NAMES.has(issue.id)) {
     problems.push(`${file}: the file name "${issue.id}" is taken by another page under /newsletter; rename the file.`);
+  }
+  // A local image in the markdown is resolved when a page renders it, never in the letter's HTML.
+  if (issue.rendered?.html.includes('__ASTRO_IMAGE_')) {
+    problems.push(
+      `${file}: the letter shows an image stored in content/, which the newsletter's e-mail cannot carry; ` +
+        'leave it out of the letter (an image at a full https:// address is fine).',
+    );
   }
   issue.data.posts?.forEach((ref, index) => {
     // A post this build leaves out is a draft or scheduled; a scheduled one is dated after the
@@ -150,7 +142,8 @@ function issueProblems(issue: Issue, postsById: Map<string, Post>, written: Map<
  * Published issues, newest first, under the same rules as posts (drafts, scheduled dates). Each
  * featured post must be a post this build publishes, dated on or before the issue: Astro only
  * logs a reference to a missing entry, and a card must never link to a page that is not there.
- * Every such mistake stops the build, all of them in one error naming each file and field.
+ * Every such mistake, and a letter showing an image its e-mail cannot carry, stops the build: all
+ * of them in one error naming each file and field.
  */
 export async function getPublishedIssues(): Promise<Issue[]> {
   const today = buildDay();
