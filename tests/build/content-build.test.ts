@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { solidPng } from '../support/png';
 import { copySite, type SiteCopy } from '../../scripts/harness/site-copy';
 import { edit } from '../support/site-edit';
@@ -7,24 +7,33 @@ import { edit } from '../support/site-edit';
 let site: SiteCopy | undefined;
 afterEach(() => site?.remove());
 
-describe('blog publishing', () => {
-  // Drafts left out of production builds: scheduled-posts.test.ts, in its build of the day before.
-
-  test('with no posts the blog shows its empty state, and with no issues the newsletter its own', () => {
-    site = copySite();
+describe('a branch deploy of a site with no posts and no issues', () => {
+  // Drafts left out of production builds: scheduled-posts.test.ts, in its build of the day before,
+  // which also checks that a production build writes no _headers. The two checks here are
+  // independent: one build serves both.
+  let branch: SiteCopy | undefined;
+  beforeAll(() => {
+    branch = copySite();
     // Issues feature posts: without posts, none can be published.
     for (const folder of ['content/blog', 'content/newsletter']) {
-      for (const file of readdirSync(site.file(folder))) rmSync(site.file(folder, file));
+      for (const file of readdirSync(branch.file(folder))) rmSync(branch.file(folder, file));
     }
-    const { status, output } = site.build();
+    const { status, output } = branch.build({ CONTEXT: 'branch-deploy' });
     expect(status, output).toBe(0);
-    expect(readFileSync(site.file('dist/blog.html'), 'utf8')).toContain(
-      'No blog posts available yet. Please check back soon!',
+  });
+  afterAll(() => branch?.remove());
+
+  test('the blog shows its empty state, and the newsletter its own', () => {
+    const built = (file: string) => readFileSync(branch?.file('dist', file) ?? '', 'utf8');
+    expect(built('blog.html')).toContain('No blog posts available yet. Please check back soon!');
+    expect(built('newsletter.html')).toContain('No issues published yet. Subscribe below to get the first one.');
+    expect(JSON.parse(built('mailings.json'))).toEqual({ mailings: [] });
+  });
+
+  test('search engines are told to stay away from every file', () => {
+    expect(readFileSync(branch?.file('dist/_headers') ?? '', 'utf8')).toMatch(
+      /^\/\*\n {2}X-Robots-Tag: noindex, nofollow$/m,
     );
-    expect(readFileSync(site.file('dist/newsletter.html'), 'utf8')).toContain(
-      'No issues published yet. Subscribe below to get the first one.',
-    );
-    expect(JSON.parse(readFileSync(site.file('dist/mailings.json'), 'utf8'))).toEqual({ mailings: [] });
   });
 });
 
@@ -89,15 +98,5 @@ describe('illustrations', () => {
     site = copySite();
     edit(site, 'content/images/sectors/saas.svg', (text) => text.replace('<svg ', '<svg onload="alert(1)" '));
     expect(await site.checkContent()).toContain('content/images/sectors/saas.svg: contains an event handler attribute');
-  });
-});
-
-describe('deploy contexts', () => {
-  test('a branch deploy tells search engines to stay away from every file', () => {
-    // The production build of the drafts test above writes no _headers.
-    site = copySite();
-    const branch = site.build({ CONTEXT: 'branch-deploy' });
-    expect(branch.status, branch.output).toBe(0);
-    expect(readFileSync(site.file('dist/_headers'), 'utf8')).toMatch(/^\/\*\n {2}X-Robots-Tag: noindex, nofollow$/m);
   });
 });
