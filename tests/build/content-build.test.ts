@@ -22,18 +22,16 @@ describe('a branch deploy of a site with no posts and no issues', () => {
     expect(status, output).toBe(0);
   });
   afterAll(() => branch?.remove());
+  const built = (file: string) => readFileSync(branch?.file('dist', file) ?? '', 'utf8');
 
   test('the blog shows its empty state, and the newsletter its own', () => {
-    const built = (file: string) => readFileSync(branch?.file('dist', file) ?? '', 'utf8');
     expect(built('blog.html')).toContain('No blog posts available yet. Please check back soon!');
     expect(built('newsletter.html')).toContain('No issues published yet. Subscribe below to get the first one.');
     expect(JSON.parse(built('mailings.json'))).toEqual({ mailings: [] });
   });
 
   test('search engines are told to stay away from every file', () => {
-    expect(readFileSync(branch?.file('dist/_headers') ?? '', 'utf8')).toMatch(
-      /^\/\*\n {2}X-Robots-Tag: noindex, nofollow$/m,
-    );
+    expect(built('_headers')).toMatch(/^\/\*\n {2}X-Robots-Tag: noindex, nofollow$/m);
   });
 });
 

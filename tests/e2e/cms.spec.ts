@@ -2,8 +2,8 @@
  * The CMS, end to end: an editor works in Decap CMS at /admin/cms/ on a throw-away copy of the
  * site served as `npm run cms` serves it (astro dev and decap-server, here in its git mode so the
  * editorial workflow runs: Save makes a draft branch, Publish merges it); the pages of what was
- * published are read back from astro dev and from a production build of the copy. The CMS page must raise
- * no Content-Security-Policy violation throughout.
+ * published are read back from astro dev and from a production build of the copy. The CMS page
+ * must raise no Content-Security-Policy violation throughout.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
